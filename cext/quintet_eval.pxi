@@ -1,0 +1,260 @@
+# Quintet hand evaluation over 32-bit card masks.
+#
+# Layout: bit i = card 4 * r + s with r = 0 (seven) .. 7 (ace), s = c d h s.
+# A 5-card mask is hashed perfectly by its colex rank
+#     sum_k C(b_k, k),  b_1 < ... < b_5 the set bits, k = 1..5,
+# into 0 .. C(32, 5) - 1 = 201,375.  The table maps that rank to a dense
+# strength class (larger = stronger, equal = exact tie).  Tables are built once
+# per tie-break mode from ``hand_key`` below, which encodes the rules.
+
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+
+cdef enum:
+    N_HANDS32 = 201376
+
+cdef uint32_t BINOM[33][6]
+
+
+cdef void _init_binom() noexcept nogil:
+    cdef int n, k
+    for n in range(33):
+        for k in range(6):
+            if k == 0:
+                BINOM[n][k] = 1
+            elif n == 0:
+                BINOM[n][k] = 0
+            else:
+                BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+
+
+_init_binom()
+
+
+cdef inline uint32_t colex5(uint32_t mask) noexcept nogil:
+    """Colex rank of a mask with exactly five bits set."""
+    cdef uint32_t r = BINOM[ctz64(mask)][1]
+    mask &= mask - 1
+    r += BINOM[ctz64(mask)][2]
+    mask &= mask - 1
+    r += BINOM[ctz64(mask)][3]
+    mask &= mask - 1
+    r += BINOM[ctz64(mask)][4]
+    mask &= mask - 1
+    r += BINOM[ctz64(mask)][5]
+    return r
+
+
+# categories (must match quartet_solver.quintet.hands.Category)
+cdef enum:
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    TRIPS = 3
+    STRAIGHT = 4
+    FULL_HOUSE = 5
+    FLUSH = 6
+    QUADS = 7
+    STRAIGHT_FLUSH = 8
+
+
+cdef inline int64_t _pack(int category, int* ranks, int n) noexcept nogil:
+    # category in bits 20..23, then up to five 4-bit tie-break ranks (rank + 1)
+    cdef int64_t key = category
+    cdef int i
+    for i in range(5):
+        key <<= 4
+        if i < n:
+            key |= ranks[i] + 1
+    return key
+
+
+cdef int64_t hand_key(uint32_t mask, bint full) noexcept nogil:
+    """Comparable key of a 5-card hand from the Quintet rules (seed or full tie-breaks).
+
+    Ranks 0..7 stand for 7..A.  Larger key = stronger hand; equal = tie.
+    """
+    cdef int count[8]
+    cdef int suit_bits[4]
+    cdef int r, s, i, n
+    cdef int rank_bits = 0
+    for r in range(8):
+        count[r] = 0
+    for s in range(4):
+        suit_bits[s] = 0
+    cdef uint32_t m = mask
+    cdef int b
+    while m:
+        b = ctz64(m)
+        count[b >> 2] += 1
+        rank_bits |= 1 << (b >> 2)
+        suit_bits[b & 3] += 1
+        m &= m - 1
+    cdef bint flush = suit_bits[0] == 5 or suit_bits[1] == 5 or suit_bits[2] == 5 or suit_bits[3] == 5
+    # straight: five consecutive distinct ranks, or A-7-8-9-T (ace as a six)
+    cdef int straight_high = -1
+    if rank_bits == 0b10001111:
+        straight_high = 3
+    else:
+        for r in range(4, 8):
+            if rank_bits == (0b11111 << (r - 4)):
+                straight_high = r
+    cdef int ranks[5]
+    # ranks by (multiplicity desc, rank desc)
+    n = 0
+    cdef int mult
+    for mult in range(4, 0, -1):
+        for r in range(7, -1, -1):
+            if count[r] == mult:
+                ranks[n] = r
+                n += 1
+    cdef int top = ranks[0]
+    if straight_high >= 0:
+        ranks[0] = straight_high
+        return _pack(STRAIGHT_FLUSH if flush else STRAIGHT, ranks, 1)
+    if flush:
+        return _pack(FLUSH, ranks, 5)
+    if count[top] == 4:
+        return _pack(QUADS, ranks, 2 if full else 1)
+    if count[top] == 3:
+        if count[ranks[1]] == 2:
+            return _pack(FULL_HOUSE, ranks, 2 if full else 1)
+        return _pack(TRIPS, ranks, 3 if full else 1)
+    if count[top] == 2:
+        if count[ranks[1]] == 2:
+            return _pack(TWO_PAIR, ranks, 3)
+        return _pack(PAIR, ranks, 4 if full else 2)
+    return _pack(HIGH_CARD, ranks, 5 if full else 1)
+
+
+def quintet_hand_key(uint32_t mask, bint full=False):
+    """Rule key of one 5-card mask (no validation; for table building and tests)."""
+    return hand_key(mask, full)
+
+
+def quintet_all_keys(bint full):
+    """Keys of all C(32, 5) hands, indexed by colex rank, plus their masks.
+
+    Returns ``(keys, masks)`` as Python ``array``-compatible memory (int64, uint32).
+    """
+    import numpy as np
+    keys_arr = np.empty(N_HANDS32, dtype=np.int64)
+    masks_arr = np.empty(N_HANDS32, dtype=np.uint32)
+    cdef int64_t[::1] keys = keys_arr
+    cdef uint32_t[::1] masks = masks_arr
+    cdef int a, b, c, d, e
+    cdef uint32_t mask
+    with nogil:
+        for e in range(4, 32):
+            for d in range(3, e):
+                for c in range(2, d):
+                    for b in range(1, c):
+                        for a in range(0, b):
+                            mask = (1u << a) | (1u << b) | (1u << c) | (1u << d) | (1u << e)
+                            keys[colex5(mask)] = hand_key(mask, full)
+                            masks[colex5(mask)] = mask
+    return keys_arr, masks_arr
+
+
+def quintet_colex5(uint32_t mask):
+    """Colex rank of a mask with exactly five bits set (no validation)."""
+    return colex5(mask)
+
+
+def quintet_eval_mask(uint32_t mask, const uint16_t[::1] table):
+    """Strength of one 5-card mask; -1 if the mask does not have exactly five bits."""
+    if popcount64(mask) != 5:
+        return -1
+    return table[colex5(mask)]
+
+
+def quintet_eval_cards(object cards, const uint16_t[::1] table):
+    """Strength of a list/tuple of five Card objects from the 32-card deck.
+
+    Returns -1 when the fast path does not apply (wrong type or count, a card
+    outside the 32-card deck, a duplicate); the caller then takes the slow,
+    validating path that explains the problem.
+    """
+    cdef Py_ssize_t i, n
+    cdef uint32_t mask = 0
+    cdef long idx
+    if type(cards) is not list and type(cards) is not tuple:
+        return -1
+    n = len(cards)
+    if n != 5:
+        return -1
+    for i in range(5):
+        item = cards[i]
+        if type(item) is not CARD_TYPE:
+            return -1
+        idx = <long>item._index - 20
+        if idx < 0 or idx > 31:
+            return -1
+        mask |= 1u << idx
+    if popcount64(mask) != 5:
+        return -1
+    return table[colex5(mask)]
+
+
+cdef object CARD_TYPE = None
+
+
+def _set_card_type(t):
+    """Register quartet_solver.cards.Card for the fast path of quintet_eval_cards."""
+    global CARD_TYPE
+    CARD_TYPE = t
+
+
+cdef Py_ssize_t _eval_masks(const uint32_t* masks, Py_ssize_t n, const uint16_t* table,
+                            int32_t* out) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef uint32_t m
+    for i in range(n):
+        m = masks[i]
+        if popcount64(m) != 5:
+            return i
+        out[i] = table[colex5(m)]
+    return -1
+
+
+def quintet_eval_masks(const uint32_t[::1] masks, const uint16_t[::1] table, int32_t[::1] out):
+    """Batch strengths; returns -1, or the index of the first mask without five bits."""
+    if masks.shape[0] != out.shape[0]:
+        raise ValueError("masks and out differ in length")
+    if masks.shape[0] == 0:
+        return -1
+    cdef Py_ssize_t bad
+    with nogil:
+        bad = _eval_masks(&masks[0], masks.shape[0], &table[0], &out[0])
+    return bad
+
+
+def quintet_subsets5(uint32_t cards):
+    """All 5-card subsets of a 32-bit card mask, in colex order of their positions.
+
+    Returns a uint32 numpy array of masks.
+    """
+    import numpy as np
+    cdef int bits[32]
+    cdef int n = 0
+    cdef uint32_t m = cards
+    while m:
+        bits[n] = ctz64(m)
+        n += 1
+        m &= m - 1
+    cdef Py_ssize_t total = BINOM[n][5] if n >= 5 else 0
+    out_arr = np.empty(total, dtype=np.uint32)
+    if total == 0:
+        return out_arr
+    cdef uint32_t[::1] out = out_arr
+    cdef Py_ssize_t k = 0
+    cdef int a, b, c, d, e
+    with nogil:
+        for e in range(4, n):
+            for d in range(3, e):
+                for c in range(2, d):
+                    for b in range(1, c):
+                        for a in range(0, b):
+                            out[k] = ((1u << bits[a]) | (1u << bits[b]) | (1u << bits[c])
+                                      | (1u << bits[d]) | (1u << bits[e]))
+                            k += 1
+    return out_arr

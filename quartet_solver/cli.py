@@ -1,0 +1,143 @@
+"""The ``quartet-solver`` command line (also ``python -m quartet_solver``).
+
+One subcommand group per game plus a ``cards`` utility group::
+
+    quartet-solver cards "10h, A♠ kd"
+    quartet-solver quintet eval "Ah Kh Qh Jh Th"
+    quartet-solver quintet solve --seed 1 --json
+
+Conventions: every command takes ``--json`` and then prints exactly one JSON
+document on standard output; bad input exits with status 2 and a one-line
+message on standard error (no traceback); long work reports progress on
+standard error unless ``--quiet``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from . import __version__
+from .cards import CardSet, parse_cards
+from .errors import QuartetError
+
+PROG = "quartet-solver"
+
+Handler = Callable[[argparse.Namespace], Any]
+
+
+class UsageError(Exception):
+    """Raised by the parser instead of printing usage and exiting."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: error: {message}")
+
+
+def _emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(payload, ensure_ascii=False, sort_keys=False))
+    else:
+        print(text)
+
+
+# -- cards ---------------------------------------------------------------------
+
+
+def _cmd_cards(args: argparse.Namespace) -> int:
+    cards = parse_cards(" ".join(args.cards))
+    if args.set:
+        cset = CardSet(cards)
+        cards = list(cset)
+    payload = {"cards": [str(c) for c in cards], "count": len(cards)}
+    _emit(args, payload, " ".join(str(c) for c in cards))
+    return 0
+
+
+# -- parser --------------------------------------------------------------------
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (exposed for documentation and tests)."""
+    parser = _Parser(
+        prog=PROG,
+        description="Solve and analyse Quintet, Klaverjas and Kwartet.",
+        epilog="Run '%(prog)s GROUP --help' for the commands of a group. "
+        "Every command accepts --json.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    groups = parser.add_subparsers(dest="group", metavar="GROUP", parser_class=_Parser)
+
+    cards = groups.add_parser(
+        "cards",
+        help="parse card text and print it in canonical notation",
+        description="Parse cards (accepts '10h', upper case, suit symbols, commas) and print "
+        "them in canonical notation, e.g. 'Th As 7c'.",
+    )
+    cards.add_argument("cards", nargs="+", help="card text, e.g. '10h, A♠ kd'")
+    cards.add_argument("--set", action="store_true", help="require distinct cards; print them sorted")
+    _add_common(cards)
+    cards.set_defaults(handler=_cmd_cards)
+
+    from .quintet import cli as quintet_cli
+
+    quintet = groups.add_parser(
+        "quintet",
+        help="Quintet: hand evaluation, equilibria and best responses",
+        description="Quintet: both players split the same 25 cards into five poker hands "
+        "worth 3, 4, 5, 6 and 7 points. Evaluate and compare hands, solve a deal "
+        "(certified equilibrium), compute best responses.",
+    )
+    quintet_cli.register(quintet, _add_common)
+
+    for name, text in (
+        ("klaverjas", "Klaverjas: the Dutch four-player trick-taking game"),
+        ("kwartet", "Kwartet: the Dutch asking-and-collecting game of quartets"),
+    ):
+        group = groups.add_parser(
+            name,
+            help=text,
+            description=f"{text}. This version has no {name} commands yet; "
+            f"the '{name}' group is reserved for them.",
+        )
+        group.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the process exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        handler: Handler | None = getattr(args, "handler", None)
+        if handler is None:
+            sub = {"quintet": "quintet", "klaverjas": "klaverjas", "kwartet": "kwartet"}.get(
+                args.group or ""
+            )
+            if sub is None:
+                raise UsageError(f"{PROG}: error: no group given (see '{PROG} --help')")
+            raise UsageError(f"{PROG} {sub}: error: no command given (see '{PROG} {sub} --help')")
+        return int(handler(args) or 0)
+    except UsageError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except QuartetError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
