@@ -27,21 +27,53 @@ cdef void _init_binom() noexcept nogil:
                 BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
 
 
+# Byte-wise colex tables: the colex rank of a 5-bit mask is
+#     COLEX_BYTE[0][0][b0] + COLEX_BYTE[1][c0][b1] + COLEX_BYTE[2][c1][b2] + COLEX_BYTE[3][c2][b3]
+# where b_j is byte j of the mask and c_j the number of set bits in bytes 0..j.
+# Independent table loads (no popcount instruction needed) pipeline well.
+cdef uint32_t COLEX_BYTE[4][6][256]
+cdef unsigned char POP8[256]
+
+
+cdef void _init_colex_bytes() noexcept nogil:
+    cdef int j, c, v, p, k
+    cdef uint32_t total
+    for v in range(256):
+        POP8[v] = 0
+        for p in range(8):
+            if v >> p & 1:
+                POP8[v] += 1
+    for j in range(4):
+        for c in range(6):
+            for v in range(256):
+                total = 0
+                k = c
+                for p in range(8):
+                    if v >> p & 1:
+                        k += 1
+                        if k <= 5:
+                            total += BINOM[8 * j + p][k]
+                COLEX_BYTE[j][c][v] = total
+
+
 _init_binom()
+_init_colex_bytes()
 
 
 cdef inline uint32_t colex5(uint32_t mask) noexcept nogil:
     """Colex rank of a mask with exactly five bits set."""
-    cdef uint32_t r = BINOM[ctz64(mask)][1]
-    mask &= mask - 1
-    r += BINOM[ctz64(mask)][2]
-    mask &= mask - 1
-    r += BINOM[ctz64(mask)][3]
-    mask &= mask - 1
-    r += BINOM[ctz64(mask)][4]
-    mask &= mask - 1
-    r += BINOM[ctz64(mask)][5]
-    return r
+    cdef uint32_t b0 = mask & 0xFF
+    cdef uint32_t b1 = (mask >> 8) & 0xFF
+    cdef uint32_t b2 = (mask >> 16) & 0xFF
+    cdef uint32_t b3 = mask >> 24
+    cdef uint32_t c0 = POP8[b0]
+    cdef uint32_t c1 = c0 + POP8[b1]
+    cdef uint32_t c2 = c1 + POP8[b2]
+    return COLEX_BYTE[0][0][b0] + COLEX_BYTE[1][c0][b1] + COLEX_BYTE[2][c1][b2] + COLEX_BYTE[3][c2][b3]
+
+
+cdef inline int popcount32_table(uint32_t mask) noexcept nogil:
+    return POP8[mask & 0xFF] + POP8[(mask >> 8) & 0xFF] + POP8[(mask >> 16) & 0xFF] + POP8[mask >> 24]
 
 
 # categories (must match quartet_solver.quintet.hands.Category)
@@ -167,41 +199,59 @@ def quintet_eval_mask(uint32_t mask, const uint16_t[::1] table):
     return table[colex5(mask)]
 
 
-def quintet_eval_cards(object cards, const uint16_t[::1] table):
-    """Strength of a list/tuple of five Card objects from the 32-card deck.
+# Registered per tie-break mode (0 = seed, 1 = full) by quartet_solver.quintet.hands:
+# the strength table (kept alive by QTABLE_OWNER) and one HandValue per class.
+cdef const uint16_t* QTABLE[2]
+cdef object QTABLE_OWNER = [None, None]
+cdef object QVALUES = [None, None]
+cdef object CARD_TYPE = None
 
-    Returns -1 when the fast path does not apply (wrong type or count, a card
-    outside the 32-card deck, a duplicate); the caller then takes the slow,
-    validating path that explains the problem.
+QTABLE[0] = NULL
+QTABLE[1] = NULL
+
+
+def quintet_register_mode(int mode, const uint16_t[::1] table, tuple values, card_type):
+    """Register a mode's strength table and hand values for :func:`quintet_lookup`."""
+    global CARD_TYPE
+    if mode < 0 or mode > 1 or table.shape[0] != N_HANDS32:
+        raise ValueError("bad mode or table size")
+    QTABLE_OWNER[mode] = table
+    QVALUES[mode] = values
+    QTABLE[mode] = &table[0]
+    CARD_TYPE = card_type
+
+
+def quintet_lookup(object cards, int mode):
+    """HandValue of a list/tuple of five distinct Card objects of the 32-card deck.
+
+    Returns None when this fast path does not apply (mode not registered, wrong
+    type or count, a card outside the 32-card deck, a duplicate); the caller then
+    takes the slow, validating path that explains the problem.
     """
-    cdef Py_ssize_t i, n
+    cdef Py_ssize_t i
     cdef uint32_t mask = 0
     cdef long idx
-    if type(cards) is not list and type(cards) is not tuple:
-        return -1
-    n = len(cards)
-    if n != 5:
-        return -1
+    if mode < 0 or mode > 1 or QTABLE[mode] == NULL:
+        return None
+    if type(cards) is list:
+        if len(<list>cards) != 5:
+            return None
+    elif type(cards) is tuple:
+        if len(<tuple>cards) != 5:
+            return None
+    else:
+        return None
     for i in range(5):
         item = cards[i]
         if type(item) is not CARD_TYPE:
-            return -1
+            return None
         idx = <long>item._index - 20
         if idx < 0 or idx > 31:
-            return -1
+            return None
         mask |= 1u << idx
-    if popcount64(mask) != 5:
-        return -1
-    return table[colex5(mask)]
-
-
-cdef object CARD_TYPE = None
-
-
-def _set_card_type(t):
-    """Register quartet_solver.cards.Card for the fast path of quintet_eval_cards."""
-    global CARD_TYPE
-    CARD_TYPE = t
+    if popcount32_table(mask) != 5:
+        return None
+    return (<tuple>QVALUES[mode])[QTABLE[mode][colex5(mask)]]
 
 
 cdef Py_ssize_t _eval_masks(const uint32_t* masks, Py_ssize_t n, const uint16_t* table,
@@ -210,7 +260,7 @@ cdef Py_ssize_t _eval_masks(const uint32_t* masks, Py_ssize_t n, const uint16_t*
     cdef uint32_t m
     for i in range(n):
         m = masks[i]
-        if popcount64(m) != 5:
+        if popcount32_table(m) != 5:
             return i
         out[i] = table[colex5(m)]
     return -1

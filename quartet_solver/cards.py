@@ -588,6 +588,9 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("CardSet is immutable")
+
     def __reduce__(self) -> tuple[object, tuple[int]]:
         return (CardSet.from_mask, (self._mask,))
 

@@ -21,6 +21,7 @@ def test_sphinx_build_is_clean(tmp_path):
         capture_output=True,
         text=True,
         timeout=300,
+        cwd=tmp_path,  # keep the source tree (no compiled core) off sys.path
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert (tmp_path / "index.html").exists()

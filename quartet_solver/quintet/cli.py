@@ -6,12 +6,13 @@ import argparse
 import json
 from collections.abc import Callable
 
+from ..cards import as_cards, format_cards
 from .hands import compare, evaluate
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     values = [evaluate(hand, kickers=args.kickers) for hand in args.hands]
-    hands = [" ".join(h.replace(",", " ").split()) for h in args.hands]
+    hands = [format_cards(as_cards(h)) for h in args.hands]
     best = max(values)
     winners = [i for i, v in enumerate(values) if v == best]
     if args.json:

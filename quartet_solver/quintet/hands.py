@@ -68,7 +68,7 @@ N_HANDS = 201_376
 """Number of 5-card hands from 32 cards, C(32, 5)."""
 
 _RANK32 = "789TJQKA"
-_CARD_TYPE_REGISTERED = _core._set_card_type(Card)
+_MODE_ID = {"seed": 0, "full": 1}
 
 
 class Category(enum.IntEnum):
@@ -187,6 +187,7 @@ def _mode(kickers: str) -> _Tables:
         if kickers not in KICKER_MODES:
             raise InvalidStateError(f"kickers must be one of {KICKER_MODES}, got {kickers!r}")
         tables = _TABLE_CACHE[kickers] = _Tables(kickers)
+        _core.quintet_register_mode(_MODE_ID[kickers], tables.table, tables.values, Card)
     return tables
 
 
@@ -271,11 +272,11 @@ def evaluate(cards: CardsLike, kickers: Kickers = "seed") -> HandValue:
     ...
     quartet_solver.errors.InvalidStateError: a Quintet hand has 5 cards, got 4: 'Ah Kh Qh Jh'
     """
-    tables = _TABLE_CACHE.get(kickers) or _mode(kickers)
-    strength = _core.quintet_eval_cards(cards, tables.table)
-    if strength < 0:
-        strength = tables.table[_core.quintet_colex5(_hand_mask(cards))]
-    return tables.values[strength]
+    value = _core.quintet_lookup(cards, _MODE_ID.get(kickers, -1))
+    if value is not None:
+        return value
+    tables = _mode(kickers)
+    return tables.values[tables.table[_core.quintet_colex5(_hand_mask(cards))]]
 
 
 def evaluate_mask(mask: int, kickers: Kickers = "seed") -> int:

@@ -1,0 +1,139 @@
+"""Smoke tests of the command line through ``python -m quartet_solver``.
+
+Every command runs once, all in parallel, in a module-scoped fixture (each
+interpreter start costs ~0.3 s); the tests then inspect the results.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+COMMANDS = {
+    "help": ["--help"],
+    "help_cards": ["cards", "--help"],
+    "help_quintet": ["quintet", "--help"],
+    "help_klaverjas": ["klaverjas", "--help"],
+    "help_kwartet": ["kwartet", "--help"],
+    "cards": ["cards", "10h, A♠ kd"],
+    "cards_json": ["cards", "10h, A♠ kd", "--json"],
+    "eval": ["quintet", "eval", "Ah Kh Qh Jh Th"],
+    "eval_json": ["quintet", "eval", "Ah Kh Qh Jh Th", "--json"],
+    # Quintet: a flush beats a full house (RULES.md / DESIGN.md)
+    "compare": ["quintet", "compare", "Ac Ad As Kc Kd", "Ah Kh Jh 9h 8h"],
+    "compare_rev": ["quintet", "eval", "Ah Kh Jh 9h 8h", "Ac Ad As Kc Kd"],
+    "compare_json": ["quintet", "compare", "Ac Ad As Kc Kd", "Ah Kh Jh 9h 8h", "--json"],
+    "bad_hand": ["quintet", "eval", "Ah Kh"],
+    "bad_card": ["cards", "Xh"],
+    "bad_group": ["nosuchgame"],
+    "no_command_quintet": ["quintet"],
+    "no_command_klaverjas": ["klaverjas"],
+    "no_group": [],
+}
+
+
+def _run(argv):
+    proc = subprocess.run(
+        [sys.executable, "-m", "quartet_solver", *argv],
+        capture_output=True,
+        timeout=120,
+    )
+    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def results():
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        futures = {name: pool.submit(_run, argv) for name, argv in COMMANDS.items()}
+        return {name: f.result() for name, f in futures.items()}
+
+
+def _ok(results, name):
+    code, out, err = results[name]
+    assert code == 0, (name, err)
+    assert "Traceback" not in err
+    return out
+
+
+def test_top_level_help_mentions_the_three_games(results):
+    out = _ok(results, "help").lower()
+    for word in ("quintet", "klaverjas", "kwartet", "cards"):
+        assert word in out
+
+
+@pytest.mark.parametrize("group", ["cards", "quintet", "klaverjas", "kwartet"])
+def test_group_help(results, group):
+    out = _ok(results, f"help_{group}")
+    assert f"quartet-solver {group}" in out  # usage line names the group
+    if group == "quintet":
+        assert "eval" in out
+
+
+def test_cards_canonical_text(results):
+    out = _ok(results, "cards")
+    assert out.strip() == "Th As Kd"
+
+
+def test_cards_json(results):
+    doc = json.loads(_ok(results, "cards_json"))
+    assert doc["cards"] == ["Th", "As", "Kd"]
+    assert doc["count"] == 3
+
+
+def test_quintet_eval_text(results):
+    out = _ok(results, "eval")
+    assert "straight flush" in out
+    assert "Ah Kh Qh Jh Th" in out
+
+
+def test_quintet_eval_json(results):
+    doc = json.loads(_ok(results, "eval_json"))
+    assert len(doc["hands"]) == 1
+    hand = doc["hands"][0]
+    assert hand["category"] == "straight_flush"
+    assert hand["ranks"] == ["A"]
+    assert isinstance(hand["strength"], int)
+    assert doc["kickers"] == "seed"
+
+
+def test_quintet_compare_says_which_wins(results):
+    out = _ok(results, "compare")
+    assert "second hand wins" in out
+    out = _ok(results, "compare_rev")
+    assert "first hand wins" in out
+
+
+def test_quintet_compare_json(results):
+    doc = json.loads(_ok(results, "compare_json"))
+    cats = [h["category"] for h in doc["hands"]]
+    assert cats == ["full_house", "flush"]
+    assert doc["winners"] == [1]
+    assert doc["order"] == [1, 0]
+    assert doc["hands"][1]["strength"] > doc["hands"][0]["strength"]
+
+
+@pytest.mark.parametrize(
+    "name, needle",
+    [
+        ("bad_hand", "5 cards"),
+        ("bad_card", "'X"),
+        ("bad_group", "nosuchgame"),
+        ("no_command_quintet", "quintet"),
+        ("no_command_klaverjas", "klaverjas"),
+        ("no_group", "group"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(results, name, needle):
+    code, out, err = results[name]
+    assert code == 2, (name, code, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("quartet-solver")
+    assert "error" in lines[0]
+    assert needle in lines[0]
+    assert out == ""
