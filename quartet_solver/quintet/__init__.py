@@ -1,13 +1,17 @@
 """Quintet: two players split the same 25 cards into five poker hands.
 
-Hand evaluation lives in :mod:`quartet_solver.quintet.hands`; the names below
-are the public API.
+Hand evaluation lives in :mod:`~quartet_solver.quintet.hands`, deals in
+:mod:`~quartet_solver.quintet.deal`, arrangements and scoring in
+:mod:`~quartet_solver.quintet.arrangement`, the reveal-order variant in
+:mod:`~quartet_solver.quintet.reveal`; the names below are the public API.
 
 >>> from quartet_solver import quintet
 >>> quintet.evaluate("Ah Kh Qh Jh Th").category
 <Category.STRAIGHT_FLUSH: 8>
 """
 
+from .arrangement import Arrangement, score
+from .deal import DEFAULT_POINTS, Deal
 from .hands import (
     Category,
     HandValue,
@@ -21,10 +25,15 @@ from .hands import (
     mask_cards,
     strength_table,
 )
+from .reveal import RevealSolution, solve_reveal
 
 __all__ = [
+    "Arrangement",
     "Category",
+    "DEFAULT_POINTS",
+    "Deal",
     "HandValue",
+    "RevealSolution",
     "card_mask",
     "compare",
     "evaluate",
@@ -33,5 +42,7 @@ __all__ = [
     "hand_values",
     "hands_of",
     "mask_cards",
+    "score",
+    "solve_reveal",
     "strength_table",
 ]

@@ -1,0 +1,140 @@
+"""Quintet deals: the cards both players hold.
+
+A standard deal is 25 cards of the 32-card deck (7..A): seven cards are removed
+from both players' decks.  The library also supports the generalised game with
+``k`` groups from ``5k`` cards (``k = 1 .. 6``), so small games can be checked
+exhaustively.
+
+>>> deal = Deal.from_removed("7c 7d 8h 9s Tc Jd Qh")
+>>> deal.k, len(deal.cards), str(deal.removed)
+(5, 25, '7c 7d 8h 9s Tc Jd Qh')
+>>> Deal.random(seed=3) == Deal.random(seed=3)
+True
+>>> Deal.parse("Ah Kh Qh Jh Th 9c 9d 9h 9s 8c").k
+2
+"""
+
+from __future__ import annotations
+
+import random as _random
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import Card, CardSet, CardsLike, Deck, format_cards
+from ..errors import InvalidStateError
+from .hands import DECK32_MASK, Kickers, card_mask, hands_of, mask_cards
+
+__all__ = ["Deal", "DEFAULT_POINTS", "default_points"]
+
+DEFAULT_POINTS: tuple[int, ...] = (3, 4, 5, 6, 7)
+"""Points of the five positions in the standard game."""
+
+MAX_GROUPS = 6  # 6 groups use 30 of the 32 cards
+
+
+def default_points(k: int) -> tuple[int, ...]:
+    """Points for ``k`` groups: ``(3, 4, 5, 6, 7)`` for the standard game, else ``3 .. k + 2``.
+
+    >>> default_points(5), default_points(3)
+    ((3, 4, 5, 6, 7), (3, 4, 5))
+    """
+    return tuple(range(3, 3 + k))
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The ``5k`` cards both players hold (immutable, hashable).
+
+    ``mask`` is the 32-bit Quintet mask (see :func:`quintet.card_mask
+    <quartet_solver.quintet.hands.card_mask>`).
+    """
+
+    mask: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.mask, bool) or not isinstance(self.mask, int):
+            raise InvalidStateError(f"deal mask must be an int, got {self.mask!r}")
+        if not 0 <= self.mask <= DECK32_MASK:
+            raise InvalidStateError(f"deal mask must be in [0, 2**32), got {self.mask!r}")
+        n = self.mask.bit_count()
+        if n == 0 or n % 5 or n // 5 > MAX_GROUPS:
+            raise InvalidStateError(
+                f"a Quintet deal has 5k cards (k = 1..{MAX_GROUPS}), got {n}: '{mask_cards(self.mask)}'"
+            )
+
+    @classmethod
+    def parse(cls, cards: CardsLike) -> Deal:
+        """A deal from its cards (text or cards): 25 for the standard game, ``5k`` in general."""
+        return cls(card_mask(cards))
+
+    @classmethod
+    def from_removed(cls, removed: CardsLike, k: int = 5) -> Deal:
+        """The deal left after removing ``32 - 5k`` cards (7 in the standard game)."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_GROUPS:
+            raise InvalidStateError(f"k must be in 1..{MAX_GROUPS}, got {k!r}")
+        gone = card_mask(removed)
+        need = 32 - 5 * k
+        if gone.bit_count() != need:
+            raise InvalidStateError(
+                f"a {k}-group deal removes {need} cards, got {gone.bit_count()}: '{mask_cards(gone)}'"
+            )
+        return cls(DECK32_MASK & ~gone)
+
+    @classmethod
+    def random(cls, seed: int | None = None, k: int = 5) -> Deal:
+        """A uniformly random deal of ``5k`` cards; deterministic for a given seed."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_GROUPS:
+            raise InvalidStateError(f"k must be in 1..{MAX_GROUPS}, got {k!r}")
+        chosen = _random.Random(seed).sample(range(32), 5 * k)
+        return cls(sum(1 << i for i in chosen))
+
+    @property
+    def k(self) -> int:
+        """Number of groups (5 in the standard game)."""
+        return self.mask.bit_count() // 5
+
+    @property
+    def cards(self) -> CardSet:
+        """The cards of the deal."""
+        return mask_cards(self.mask)
+
+    @property
+    def removed(self) -> CardSet:
+        """The cards of the 32-card deck not in the deal."""
+        return Deck.piquet() - self.cards
+
+    def card_list(self) -> list[Card]:
+        """The cards in canonical order."""
+        return list(self.cards)
+
+    def hands(self, kickers: Kickers = "seed") -> tuple[np.ndarray, np.ndarray]:
+        """All 5-card hands of the deal: ``(masks, strengths)``."""
+        return hands_of(self.mask, kickers)
+
+    def default_points(self) -> tuple[int, ...]:
+        """The points of the positions for this deal's ``k``."""
+        return default_points(self.k)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"cards": str(self), "removed": str(self.removed), "k": self.k}
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Deal.parse('{self}')"
+
+
+def check_points(points: object, k: int) -> tuple[float, ...]:
+    """Validate a points vector for ``k`` groups (positive finite numbers)."""
+    try:
+        values = tuple(float(p) for p in points)  # type: ignore[union-attr]
+    except (TypeError, ValueError):
+        raise InvalidStateError(f"points must be a sequence of numbers, got {points!r}") from None
+    if len(values) != k:
+        raise InvalidStateError(f"points {points!r} has {len(values)} entries for a {k}-group game")
+    if any(not np.isfinite(p) or p < 0 for p in values):
+        raise InvalidStateError(f"points must be finite and >= 0, got {points!r}")
+    return values
