@@ -8,3 +8,4 @@ wrap the results in value types; nothing here is public API.
 
 include "bits.pxi"
 include "quintet_eval.pxi"
+include "quintet_frontier.pxi"

@@ -2,12 +2,16 @@
 
 Hand evaluation lives in :mod:`~quartet_solver.quintet.hands`, deals in
 :mod:`~quartet_solver.quintet.deal`, arrangements and scoring in
-:mod:`~quartet_solver.quintet.arrangement`, the reveal-order variant in
+:mod:`~quartet_solver.quintet.arrangement`, equilibria and best responses in
+:mod:`~quartet_solver.quintet.solver`, the reveal-order variant in
 :mod:`~quartet_solver.quintet.reveal`; the names below are the public API.
 
 >>> from quartet_solver import quintet
 >>> quintet.evaluate("Ah Kh Qh Jh Th").category
 <Category.STRAIGHT_FLUSH: 8>
+>>> sol = quintet.solve(quintet.Deal.random(seed=1))
+>>> sol.value, sol.exploitability < 1e-9
+(12.5, True)
 """
 
 from .arrangement import Arrangement, score
@@ -26,6 +30,7 @@ from .hands import (
     strength_table,
 )
 from .reveal import RevealSolution, solve_reveal
+from .solver import Solution, best_response, frontier, solve
 
 __all__ = [
     "Arrangement",
@@ -34,15 +39,19 @@ __all__ = [
     "Deal",
     "HandValue",
     "RevealSolution",
+    "Solution",
+    "best_response",
     "card_mask",
     "compare",
     "evaluate",
     "evaluate_mask",
     "evaluate_masks",
+    "frontier",
     "hand_values",
     "hands_of",
     "mask_cards",
     "score",
+    "solve",
     "solve_reveal",
     "strength_table",
 ]

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 from collections.abc import Callable
 
 from ..cards import as_cards, format_cards
+from ..errors import InvalidStateError
+from .arrangement import Arrangement
+from .deal import Deal
 from .hands import compare, evaluate
+from .solver import best_response, solve
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -37,6 +43,82 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _deal_from_args(args: argparse.Namespace) -> Deal:
+    given = [x is not None for x in (args.deal, args.removed, args.seed)]
+    if sum(given) != 1:
+        raise InvalidStateError("give exactly one of --deal, --removed or --seed")
+    if args.deal is not None:
+        return Deal.parse(args.deal)
+    if args.removed is not None:
+        return Deal.from_removed(args.removed, k=args.k)
+    return Deal.random(seed=args.seed, k=args.k)
+
+
+def _points(args: argparse.Namespace, deal: Deal) -> tuple[float, ...] | None:
+    if args.points is None:
+        return None
+    try:
+        return tuple(float(p) for p in args.points.replace(",", " ").split())
+    except ValueError:
+        raise InvalidStateError(f"--points must be numbers, got {args.points!r}") from None
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    deal = _deal_from_args(args)
+    points = _points(args, deal)
+    quiet = args.quiet or not sys.stderr.isatty() and not args.progress
+    t0 = time.perf_counter()
+
+    def progress(iteration: int, gain: float, columns: int) -> None:
+        if not quiet and (iteration % 10 == 0 or gain <= 1e-9):
+            print(
+                f"\r[{time.perf_counter() - t0:7.2f} s] iteration {iteration:5d}  "
+                f"columns {columns:5d}  best-response gain {max(gain, 0.0):.3e}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    sol = solve(deal, points=points, kickers=args.kickers, progress=progress)
+    if not quiet:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps(sol.to_dict(), ensure_ascii=False))
+    else:
+        print(sol.pretty())
+    return 0
+
+
+def _cmd_best_response(args: argparse.Namespace) -> int:
+    deal = _deal_from_args(args)
+    points = _points(args, deal)
+    opponent: list[tuple[Arrangement, float]] = []
+    for item in args.opponent:
+        text, _, prob = item.partition("@")
+        opponent.append((Arrangement.parse(text, deal), float(prob) if prob.strip() else 1.0))
+    total = sum(p for _, p in opponent)
+    if not total > 0:
+        raise InvalidStateError("opponent probabilities must sum to a positive number")
+    opponent = [(a, p / total) for a, p in opponent]
+    arr, value = best_response(deal, opponent, points=points, kickers=args.kickers)
+    if args.json:
+        print(json.dumps({"deal": str(deal), "best_response": arr.to_dict(args.kickers), "value": value},
+                         ensure_ascii=False))
+    else:
+        print(arr.pretty(args.kickers))
+        print(f"expected points: {value:.6f}")
+    return 0
+
+
+def _add_deal_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deal", help="the 25 (5k) cards both players hold")
+    p.add_argument("--removed", help="the 7 (32 - 5k) cards removed from the 32-card deck")
+    p.add_argument("--seed", type=int, help="a random deal from this seed")
+    p.add_argument("--k", type=int, default=5, help="groups per player for --removed/--seed (default 5)")
+    p.add_argument("--points", help="points of the positions, e.g. '3 4 5 6 7' (the default)")
+    p.add_argument("--kickers", choices=("seed", "full"), default="seed", help="tie-break mode")
+
+
 def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add the quintet commands to the ``quintet`` group parser."""
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=type(parser))
@@ -56,3 +138,27 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     )
     add_common(ev)
     ev.set_defaults(handler=_cmd_eval)
+
+    so = sub.add_parser(
+        "solve",
+        help="certified equilibrium of a deal",
+        description="Solve a Quintet deal: an equilibrium mixed strategy (arrangements with "
+        "probabilities), the value and the certified exploitability (what a best response gains "
+        "against it). Give the deal with exactly one of --deal, --removed or --seed.",
+    )
+    _add_deal_args(so)
+    so.add_argument("--quiet", action="store_true", help="no progress output")
+    so.add_argument("--progress", action="store_true", help="progress output even when stderr is not a terminal")
+    add_common(so)
+    so.set_defaults(handler=_cmd_solve)
+
+    br = sub.add_parser(
+        "best-response",
+        help="exact best response to an arrangement or a mix of arrangements",
+        description="Best response to the opponent's arrangement(s). Each OPPONENT is "
+        "'g1 / g2 / g3 / g4 / g5', optionally followed by '@probability'.",
+    )
+    br.add_argument("opponent", nargs="+", metavar="OPPONENT")
+    _add_deal_args(br)
+    add_common(br)
+    br.set_defaults(handler=_cmd_best_response)

@@ -8,11 +8,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..errors import SolverError
 
-__all__ = ["solve_matrix_game"]
+__all__ = ["solve_matrix_game", "IncrementalMatrixGame"]
 
 
 def solve_matrix_game(payoff: np.ndarray) -> tuple[list[float], float]:
@@ -71,3 +73,84 @@ def _classic_lp(a: np.ndarray) -> np.ndarray | None:
     if not probs.sum() > 0:
         return None
     return probs / probs.sum()
+
+
+class IncrementalMatrixGame:
+    """A square matrix game that grows by one strategy at a time (column generation).
+
+    Strategy ``i`` is both row ``i`` and column ``i``.  The LP is kept in one GLOP
+    model: adding a strategy adds one variable and one constraint, and GLOP
+    re-solves from its previous basis, so an iteration costs ``O(n)`` model edits
+    instead of rebuilding ``n^2`` coefficients.
+
+    >>> g = IncrementalMatrixGame(offset=2.0)
+    >>> g.add(row=[0.0], col=[0.0])                     # rock vs rock
+    >>> g.add(row=[1.0, 0.0], col=[-1.0, 0.0])          # paper beats rock
+    >>> g.add(row=[-1.0, 1.0, 0.0], col=[1.0, -1.0, 0.0])  # scissors
+    >>> x, v = g.solve()
+    >>> [round(p, 6) for p in x], abs(round(v, 9))
+    ([0.333333, 0.333333, 0.333333], 0.0)
+    """
+
+    def __init__(self, offset: float) -> None:
+        from ortools.linear_solver import pywraplp
+
+        self._pywraplp = pywraplp
+        self.offset = float(offset)
+        self.solver = pywraplp.Solver.CreateSolver("GLOP")
+        if self.solver is None:  # pragma: no cover - GLOP ships with ortools
+            raise SolverError("OR-Tools GLOP solver is not available")
+        self.objective = self.solver.Objective()
+        self.objective.SetMinimization()
+        self.vars: list = []
+        self.cons: list = []
+        self.matrix = np.zeros((0, 0))
+
+    @property
+    def size(self) -> int:
+        """Number of strategies."""
+        return len(self.vars)
+
+    def add(self, row: Sequence[float], col: Sequence[float]) -> None:
+        """Add a strategy: ``row[j]`` = its payoff against strategy ``j`` (the last entry
+        against itself), ``col[i]`` = the payoff of strategy ``i`` against it."""
+        n = self.size
+        row = np.asarray(row, dtype=float)
+        col = np.asarray(col, dtype=float)
+        if row.shape != (n + 1,) or col.shape != (n + 1,) or row[n] != col[n]:
+            raise SolverError(f"new strategy needs {n + 1} consistent payoffs, got {row.shape} and {col.shape}")
+        if min(row.min(), col.min()) + self.offset <= 0:
+            raise SolverError("payoffs plus offset must be positive")
+        grown = np.empty((n + 1, n + 1))
+        grown[:n, :n] = self.matrix
+        grown[n, :] = row
+        grown[:, n] = col
+        self.matrix = grown
+        y = self.solver.NumVar(0.0, self.solver.infinity(), "")
+        self.objective.SetCoefficient(y, 1.0)
+        for j in range(n):
+            self.cons[j].SetCoefficient(y, float(row[j] + self.offset))
+        ct = self.solver.Constraint(1.0, self.solver.infinity())
+        for i in range(n):
+            ct.SetCoefficient(self.vars[i], float(col[i] + self.offset))
+        ct.SetCoefficient(y, float(col[n] + self.offset))
+        self.vars.append(y)
+        self.cons.append(ct)
+
+    def solve(self) -> tuple[list[float], float]:
+        """Maximin strategy of the row player and its exact value on the current matrix."""
+        if self.size == 0:
+            raise SolverError("the game has no strategies")
+        status = self.solver.Solve()
+        probs = None
+        if status == self._pywraplp.Solver.OPTIMAL:
+            probs = np.array([max(v.solution_value(), 0.0) for v in self.vars])
+            if not probs.sum() > 0:
+                probs = None
+            else:
+                probs /= probs.sum()
+        if probs is None:
+            return solve_matrix_game(self.matrix)
+        probs[probs < 1e-12] = 0.0
+        probs /= probs.sum()
+        return probs.tolist(), float((probs @ self.matrix).min())

@@ -1,0 +1,354 @@
+"""Optimal Quintet play: exact best responses and a certified equilibrium.
+
+Quintet is a symmetric constant-sum simultaneous game: both players split the
+same cards into ``k`` hands and order them; the value is half the points.
+
+**Best response.**  Against a mixed opponent each (hand strength, position) has a
+fixed expected gain, so only the multiset of a split's strengths matters, and a
+split whose sorted strengths are componentwise ``>=`` another's weakly dominates
+it.  The compiled core enumerates the *Pareto frontier* of sorted strength
+vectors over all splits of the deal exactly (flush hands per suit, then a
+memoised partition of the remaining rank multiset), once per deal; a best
+response is then the best frontier split under its best assignment to positions.
+
+**Equilibrium.**  Double oracle / column generation: the restricted symmetric
+matrix game over the arrangements found so far is solved as an LP (GLOP), the
+exact best response against its solution is added, until no arrangement gains
+more than ``tol`` over half the points.  The reported ``exploitability`` comes
+from one final exact best response against the returned strategy.
+
+Which equilibrium: equilibria are not unique.  The returned one is the GLOP
+solution of the final restricted game, whose columns are generated
+deterministically (first column: the best response to a uniform opponent over
+weights proportional to hand strength), so the same deal, points and options give
+the same strategy on every run.
+
+>>> deal = Deal.random(seed=11, k=2)
+>>> sol = solve(deal)
+>>> round(sol.value, 9), sol.exploitability < 1e-9
+(3.5, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Union
+
+import numpy as np
+
+from .. import _core
+from ..errors import InvalidStateError, SolverError
+from .arrangement import Arrangement, as_arrangement
+from .deal import Deal, check_points, default_points
+from .hands import Kickers, hand_values, strength_table
+from .matrix_game import IncrementalMatrixGame
+
+__all__ = ["Solution", "solve", "best_response", "frontier", "Opponent"]
+
+Opponent = Union[Arrangement, str, Sequence[tuple[Union[Arrangement, str], float]], "Solution"]
+Progress = Callable[[int, float, int], None]
+
+
+# -- the per-deal game: frontier and best responses ---------------------------
+
+
+class _Game:
+    """Frontier of a deal (computed once) and exact best responses over it."""
+
+    def __init__(self, deal: Deal, kickers: str) -> None:
+        self.deal = deal
+        self.kickers = kickers
+        self.n_classes = len(hand_values(kickers))
+        t0 = time.perf_counter()
+        self.core = _core.QuintetFrontier(deal.mask, strength_table(kickers))
+        self.front = np.asarray(self.core.frontier())  # (n, k) uint16, strengths descending
+        self.frontier_seconds = time.perf_counter() - t0
+
+    def arrangement(self, row: int, perm: Sequence[int]) -> Arrangement:
+        """Frontier split ``row`` with its ``perm[i]``-th strongest hand at position ``i``."""
+        hands = self.core.witness(row)  # k 32-bit masks, strongest first
+        return Arrangement(tuple(int(hands[j]) for j in perm))
+
+    def best_response(self, weights: np.ndarray) -> tuple[float, Arrangement]:
+        """Max over all arrangements of ``sum_i weights[i, strength at i]``."""
+        w = np.ascontiguousarray(weights, dtype=np.float64)
+        value, row, perm = _core.quintet_frontier_best_response(self.front, w)
+        return float(value), self.arrangement(row, perm)
+
+
+_GAMES: dict[tuple[int, str], _Game] = {}
+
+
+def _game(deal: Deal, kickers: str) -> _Game:
+    key = (deal.mask, kickers)
+    game = _GAMES.get(key)
+    if game is None:
+        if len(_GAMES) > 64:
+            _GAMES.clear()
+        game = _GAMES[key] = _Game(deal, kickers)
+    return game
+
+
+def frontier(deal: Deal | str, kickers: Kickers = "seed") -> np.ndarray:
+    """The Pareto frontier of sorted (descending) hand-strength vectors of a deal.
+
+    Every split of the deal is weakly dominated by a row of this array (shape
+    ``(n, k)``, ``uint16``), and no row dominates another.
+    """
+    deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+    return _game(deal, _check_kickers(kickers)).front.copy()
+
+
+def _check_kickers(kickers: str) -> str:
+    if kickers not in ("seed", "full"):
+        raise InvalidStateError(f"kickers must be 'seed' or 'full', got {kickers!r}")
+    return kickers
+
+
+# -- weights and payoffs --------------------------------------------------------
+
+
+def _weights(strengths: np.ndarray, probs: np.ndarray, points: np.ndarray, n_classes: int) -> np.ndarray:
+    """``w[i, s]`` = expected points at position ``i`` for own strength ``s``
+    against opponents with strength rows ``strengths`` (one per arrangement)."""
+    k = len(points)
+    delta = np.zeros((k, n_classes + 1))
+    for i in range(k):
+        np.add.at(delta[i], strengths[:, i], 0.5 * probs)
+        np.add.at(delta[i], strengths[:, i] + 1, 0.5 * probs)
+    return np.cumsum(delta[:, :n_classes], axis=1) * points[:, None]
+
+
+def _payoffs(rows: np.ndarray, cols: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Payoff matrix of arrangements (strength rows) against arrangements."""
+    a = rows[:, None, :].astype(np.int32)
+    b = cols[None, :, :].astype(np.int32)
+    share = (a > b) + 0.5 * (a == b)
+    return share @ points
+
+
+# -- results ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A certified equilibrium of a Quintet deal.
+
+    ``strategy`` lists arrangements with probabilities (summing to 1), most likely
+    first; ``value`` is the first player's expected points (half the total);
+    ``exploitability`` = best-response value against ``strategy`` minus
+    ``value``, from one final exact best response (``>= 0``, ``~0`` at an
+    equilibrium).  ``pure`` is the best pure arrangement found (max-min over the
+    candidates the solve generated) and ``pure_value`` its exact guaranteed
+    points; ``pure_loss = value - pure_value``.
+    """
+
+    deal: Deal
+    points: tuple[float, ...]
+    kickers: str
+    strategy: list[tuple[Arrangement, float]]
+    value: float
+    exploitability: float
+    best_response: Arrangement
+    iterations: int
+    columns: int
+    frontier_size: int
+    pure: Arrangement
+    pure_value: float
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def pure_loss(self) -> float:
+        """What the best pure arrangement found gives up against the equilibrium value."""
+        return self.value - self.pure_value
+
+    @property
+    def support_size(self) -> int:
+        """Number of arrangements played with positive probability."""
+        return len(self.strategy)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {
+            "deal": str(self.deal),
+            "removed": str(self.deal.removed),
+            "points": list(self.points),
+            "kickers": self.kickers,
+            "value": self.value,
+            "exploitability": self.exploitability,
+            "strategy": [{"arrangement": str(a), "probability": p, "hands": [str(v) for v in a.values(self.kickers)]}
+                         for a, p in self.strategy],
+            "support_size": self.support_size,
+            "iterations": self.iterations,
+            "columns": self.columns,
+            "frontier_size": self.frontier_size,
+            "best_pure": {"arrangement": str(self.pure), "guaranteed": self.pure_value, "loss": self.pure_loss},
+            "timings": dict(self.timings),
+        }
+
+    def pretty(self) -> str:
+        """Human-readable summary."""
+        lines = [
+            f"deal: {self.deal}  (removed: {self.deal.removed})",
+            f"value: {self.value:.6f} of {sum(self.points):g} points; "
+            f"exploitability: {self.exploitability:.3g}",
+            f"equilibrium ({self.support_size} arrangements, {self.iterations} iterations, "
+            f"{self.timings.get('total', 0.0):.2f} s):",
+        ]
+        for arr, p in self.strategy:
+            lines.append(f"  {p:8.5f}  {arr}")
+        lines.append(f"best pure arrangement: {self.pure}  guarantees {self.pure_value:.4f} "
+                     f"(loses {self.pure_loss:.4f} against the equilibrium value)")
+        return "\n".join(lines)
+
+
+# -- solving -------------------------------------------------------------------------
+
+
+def _as_deal(deal: Deal | str) -> Deal:
+    if isinstance(deal, Deal):
+        return deal
+    return Deal.parse(deal)
+
+
+def _mixed(opponent: Opponent, deal: Deal) -> list[tuple[Arrangement, float]]:
+    if isinstance(opponent, Solution):
+        pairs = list(opponent.strategy)
+    elif isinstance(opponent, (Arrangement, str)):
+        pairs = [(as_arrangement(opponent, deal), 1.0)]
+    else:
+        try:
+            pairs = [(as_arrangement(a, deal), float(p)) for a, p in opponent]
+        except (TypeError, ValueError):
+            raise InvalidStateError(
+                f"opponent must be an arrangement or a list of (arrangement, probability), got {opponent!r}"
+            ) from None
+    if not pairs:
+        raise InvalidStateError("opponent strategy is empty")
+    probs = np.array([p for _, p in pairs])
+    if np.any(~np.isfinite(probs)) or np.any(probs < 0) or not abs(probs.sum() - 1.0) < 1e-9:
+        raise InvalidStateError(f"opponent probabilities must be >= 0 and sum to 1, got {probs.tolist()}")
+    for arr, _ in pairs:
+        arr.check(deal)
+    return pairs
+
+
+def best_response(
+    deal: Deal | str,
+    opponent: Opponent,
+    points: Sequence[float] | None = None,
+    kickers: Kickers = "seed",
+) -> tuple[Arrangement, float]:
+    """An exact best response to a pure or mixed opponent, and its expected points.
+
+    ``opponent`` is an arrangement (text or :class:`Arrangement`), a list of
+    ``(arrangement, probability)`` pairs, or a :class:`Solution`.
+
+    >>> deal = Deal.parse("Ah Kh Qh Jh Th 9c 9d 9h 9s 8c")
+    >>> arr, value = best_response(deal, "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c", points=(3, 4))
+    >>> str(arr), value
+    ('9s 9h 9d 9c 8c / Ah Kh Qh Jh Th', 4.0)
+    """
+    deal = _as_deal(deal)
+    pts = np.array(check_points(default_points(deal.k) if points is None else points, deal.k))
+    game = _game(deal, _check_kickers(kickers))
+    pairs = _mixed(opponent, deal)
+    strengths = np.array([a.strengths(kickers) for a, _ in pairs], dtype=np.int64)
+    probs = np.array([p for _, p in pairs])
+    value, arr = game.best_response(_weights(strengths, probs, pts, game.n_classes))
+    return arr, value
+
+
+def solve(
+    deal: Deal | str,
+    points: Sequence[float] | None = None,
+    kickers: Kickers = "seed",
+    tol: float = 1e-9,
+    max_iterations: int = 100_000,
+    progress: Progress | None = None,
+) -> Solution:
+    """A certified equilibrium of the deal (double oracle with an exact oracle).
+
+    ``progress(iteration, gain, columns)`` is called after every best response.
+    Raises :class:`~quartet_solver.errors.SolverError` if ``max_iterations`` is
+    reached before the best response gains at most ``tol``.
+    """
+    t_start = time.perf_counter()
+    deal = _as_deal(deal)
+    kickers = _check_kickers(kickers)
+    pts = np.array(check_points(default_points(deal.k) if points is None else points, deal.k))
+    total = float(pts.sum())
+    half = total / 2.0
+    game = _game(deal, kickers)
+    timings = {"frontier": game.frontier_seconds, "lp": 0.0, "oracle": 0.0}
+
+    # first column: best response to "stronger is better" (weights proportional to strength)
+    ramp = np.arange(game.n_classes, dtype=float) / max(game.n_classes - 1, 1)
+    t0 = time.perf_counter()
+    _, first = game.best_response(pts[:, None] * ramp[None, :])
+    timings["oracle"] += time.perf_counter() - t0
+    columns = [first]
+    keys = {first.masks}
+    rows = np.array([first.strengths(kickers)], dtype=np.int64)
+    lp = IncrementalMatrixGame(offset=1.0)
+    lp.add(row=[half], col=[half])
+
+    iterations = 0
+    while True:
+        iterations += 1
+        t0 = time.perf_counter()
+        probs_list, _ = lp.solve()
+        timings["lp"] += time.perf_counter() - t0
+        probs = np.array(probs_list)
+        support = probs > 0
+        t0 = time.perf_counter()
+        br_value, br = game.best_response(_weights(rows[support], probs[support], pts, game.n_classes))
+        timings["oracle"] += time.perf_counter() - t0
+        gain = br_value - half
+        if progress is not None:
+            progress(iterations, gain, len(columns))
+        if gain <= tol * max(total, 1.0):
+            break
+        if br.masks in keys:
+            raise SolverError(
+                f"best response '{br}' is already a column but gains {gain:.3g}: "
+                "the LP solution is not accurate enough"
+            )
+        if iterations >= max_iterations:
+            raise SolverError(f"no certified equilibrium after {iterations} iterations (gain {gain:.3g})")
+        columns.append(br)
+        keys.add(br.masks)
+        new = np.array([br.strengths(kickers)], dtype=np.int64)
+        rows = np.vstack([rows, new])
+        col = _payoffs(rows, new, pts)[:, 0]
+        lp.add(row=total - col, col=col)
+
+    order = np.argsort(-probs, kind="stable")
+    strategy = [(columns[i], float(probs[i])) for i in order if probs[i] > 0]
+    # best pure arrangement among the generated columns: exact guarantee via a best response
+    t0 = time.perf_counter()
+    pure, pure_value = columns[0], -np.inf
+    for arr, row in zip(columns, rows):
+        opp_value, _ = game.best_response(_weights(row[None, :], np.array([1.0]), pts, game.n_classes))
+        guaranteed = total - opp_value
+        if guaranteed > pure_value + 1e-12:
+            pure, pure_value = arr, guaranteed
+    timings["pure"] = time.perf_counter() - t0
+    timings["total"] = time.perf_counter() - t_start
+    return Solution(
+        deal=deal,
+        points=tuple(float(p) for p in pts),
+        kickers=kickers,
+        strategy=strategy,
+        value=half,
+        exploitability=max(gain, 0.0),
+        best_response=br,
+        iterations=iterations,
+        columns=len(columns),
+        frontier_size=int(game.front.shape[0]),
+        pure=pure,
+        pure_value=float(pure_value),
+        timings=timings,
+    )
