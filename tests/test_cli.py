@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -33,6 +34,11 @@ COMMANDS = {
     "no_command_quintet": ["quintet"],
     "no_command_klaverjas": ["klaverjas"],
     "no_group": [],
+    "solve_bad": ["quintet", "solve", "--seed", "1", "--deal", "Ah"],
+    "solve_json": ["quintet", "solve", "--seed", "1", "--k", "2", "--json"],
+    "solve_text": ["quintet", "solve", "--removed", "7c 7d 8h 9s Tc Jd Qh", "--quiet"],
+    "best_response": ["quintet", "best-response", "--deal", "Ah Kh Qh Jh Th 9c 9d 9h 9s 8c",
+                      "--points", "3 4", "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c"],
 }
 
 
@@ -41,6 +47,7 @@ def _run(argv):
         [sys.executable, "-m", "quartet_solver", *argv],
         capture_output=True,
         timeout=120,
+        cwd=tempfile.gettempdir(),  # keep the source tree (no compiled core) off sys.path
     )
     return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
 
@@ -137,3 +144,25 @@ def test_bad_input_exits_2_with_one_line(results, name, needle):
     assert "error" in lines[0]
     assert needle in lines[0]
     assert out == ""
+
+
+def test_quintet_solve_json_and_text(results):
+    data = json.loads(_ok(results, "solve_json"))
+    assert data["value"] == 3.5 and data["exploitability"] <= 1e-9
+    assert abs(sum(s["probability"] for s in data["strategy"]) - 1) < 1e-9
+    assert data["deal"] and len(data["deal"].split()) == 10
+    text = _ok(results, "solve_text")
+    assert "removed: 7c 7d 8h 9s Tc Jd Qh" in text and "exploitability" in text
+
+
+def test_quintet_best_response_cli(results):
+    out = _ok(results, "best_response")
+    # copying ties both positions (3.5); swapping the groups loses the 3-point
+    # position and wins the 4-point one
+    assert "expected points: 4.000000" in out
+
+
+def test_quintet_solve_bad_deal_arguments(results):
+    code, out, err = results["solve_bad"]
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "exactly one of --deal, --removed or --seed" in err

@@ -156,6 +156,8 @@ def test_solve_k2_value_matches_full_matrix_game():
     for arr, p in sol.strategy:
         x[rows[as_groups(arr)]] += p
     assert (x @ m).min() == pytest.approx(3.5 - sol.exploitability, abs=1e-7)
+    # the best pure arrangement is the exact max-min of the whole game
+    assert sol.pure_value == pytest.approx(m.min(axis=1).max(), abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", [3])
@@ -202,3 +204,41 @@ def test_solver_input_errors():
         best_response(deal, "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c")
     with pytest.raises(InvalidStateError, match="kickers"):
         solve(deal, kickers="poker")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_k5_frontier_rows_are_real_and_dominate_random_splits(seed):
+    """k = 5 is too big to enumerate; check both directions on samples: every row is
+    realised by real cards with exactly its strengths, and random splits (and greedy
+    ones) are all weakly dominated by some row."""
+    from quartet_solver.quintet.solver import _game
+
+    deal = Deal.random(seed=seed)
+    game = _game(deal, "seed")
+    front = game.front.astype(np.int64)
+    for row in range(len(front)):
+        hands = game.core.witness(row)
+        assert sum(hands) == deal.mask and all(int(h).bit_count() == 5 for h in hands)
+        assert np.bitwise_or.reduce(np.array(hands, dtype=np.uint32)) == deal.mask
+        assert sorted(quintet.evaluate_masks(hands).tolist(), reverse=True) == front[row].tolist()
+    rng = np.random.default_rng(seed)
+    cards = np.array(cards_of(deal))
+    splits = np.array([rng.permutation(cards) for _ in range(20_000)]).reshape(-1, 5, 5)
+    masks = np.bitwise_or.reduce(np.left_shift(1, splits).astype(np.uint32), axis=2)
+    vectors = -np.sort(-quintet.evaluate_masks(masks), axis=1)
+    dominated = (front[None, :, :] >= vectors[:, None, :]).all(axis=2).any(axis=1)
+    assert dominated.all()
+    # greedy splits (repeatedly one of the strongest hands left) are dominated too
+    for _ in range(60):
+        left, strengths = deal.mask, []
+        while left:
+            hand_masks, hand_strengths = quintet.hands_of(left)
+            top = np.argsort(-hand_strengths, kind="stable")[: int(rng.integers(1, 4))]
+            pick = int(rng.choice(top))
+            strengths.append(int(hand_strengths[pick]))
+            left &= ~int(hand_masks[pick])
+        vector = sorted(strengths, reverse=True)
+        assert (front >= np.array(vector)).all(axis=1).any(), vector
+    # no row dominates another
+    geq = (front[:, None, :] >= front[None, :, :]).all(axis=2)
+    assert geq.sum() == len(front)
