@@ -20,7 +20,7 @@
 #
 # Vectors: strengths sorted descending, 10 bits per field, field i at bit
 # 10 * (MAXK - 1 - i), so integer order is lexicographic order and "u >= v
-# componentwise" is one guarded subtraction.
+# componentwise" is two guarded subtractions (see vec_geq).
 
 from libc.stdlib cimport free, malloc, qsort, realloc
 from libc.string cimport memcpy
@@ -31,7 +31,10 @@ cdef enum:
     MAXK = 6        # 6 groups use 30 of the 32 cards
     MAXOPT = 64     # flush options per suit: at most C(8, 5) = 56
 
-cdef uint64_t VGUARD = 0
+# Componentwise >= by guarded subtraction, done separately on alternate fields so
+# that each field has 10 free bits above it for the guard: values up to 1023 work
+# (the full-kicker mode has 840 classes).
+cdef uint64_t VMASK_A = 0, VMASK_B = 0, VGUARD_A = 0, VGUARD_B = 0
 cdef uint32_t NIB_HIGH = 0x88888888u
 
 cdef uint32_t MS_PACK[NMS]      # nibble-packed rank counts of each multiset
@@ -41,12 +44,17 @@ cdef int MS_BYMIN[9]            # multisets with lowest rank r: [MS_BYMIN[r], MS
 
 
 cdef void _init_multisets() noexcept nogil:
-    global VGUARD
     cdef int i, r, q, n = 0, lowest, suit
     cdef int counts[8]
     cdef int a, b, c, d, e
+    global VMASK_A, VMASK_B, VGUARD_A, VGUARD_B
     for i in range(MAXK):
-        VGUARD |= (<uint64_t>512) << (10 * i)
+        if i % 2 == 0:
+            VMASK_A |= (<uint64_t>1023) << (10 * i)
+            VGUARD_A |= (<uint64_t>1024) << (10 * i)
+        else:
+            VMASK_B |= (<uint64_t>1023) << (10 * i)
+            VGUARD_B |= (<uint64_t>1024) << (10 * i)
     # enumerate sorted rank tuples a <= b <= c <= d <= e, grouped by lowest rank a
     for lowest in range(8):
         MS_BYMIN[lowest] = n
@@ -97,7 +105,8 @@ cdef inline uint64_t vec_insert(uint64_t u, uint64_t s) noexcept nogil:
 
 cdef inline bint vec_geq(uint64_t u, uint64_t v) noexcept nogil:
     """Componentwise u >= v of packed vectors."""
-    return (((u | VGUARD) - v) & VGUARD) == VGUARD
+    return ((((u & VMASK_A) | VGUARD_A) - (v & VMASK_A)) & VGUARD_A) == VGUARD_A and \
+           ((((u & VMASK_B) | VGUARD_B) - (v & VMASK_B)) & VGUARD_B) == VGUARD_B
 
 
 cdef int _cmp_desc(const void* a, const void* b) noexcept nogil:

@@ -160,3 +160,24 @@ def test_reveal_symmetric_is_half():
     r = solve_reveal(a, a)
     assert r.value == pytest.approx(12.5) and r.fixed_order_value == pytest.approx(12.5)
     assert set(r.to_dict()) >= {"value", "fixed_order_value", "gain"}
+
+
+@given(st.text(alphabet=st.sampled_from(list("789TJQKA10cdhsCDHS♣♦♥♠ /,x")), max_size=80))
+def test_arrangement_and_deal_parsers_never_crash(text):
+    from quartet_solver.errors import QuartetError
+
+    for parse in (Arrangement.parse, Deal.parse):
+        try:
+            parse(text)
+        except QuartetError:
+            pass
+
+
+@given(st.text(max_size=40))
+def test_arrangement_parser_on_arbitrary_text(text):
+    from quartet_solver.errors import QuartetError
+
+    try:
+        Arrangement.parse(text)
+    except QuartetError:
+        pass

@@ -70,11 +70,11 @@ def test_best_response_k3_is_exact(seed):
     assert reference_expected(deal, arr, opponent, points) == pytest.approx(value, abs=1e-9)
 
 
-def _brute_frontier(deal: Deal) -> set[tuple[int, ...]]:
+def _brute_frontier(deal: Deal, kickers: str = "seed") -> set[tuple[int, ...]]:
     vectors = set()
     for split in bf.unordered_splits(cards_of(deal)):
         masks = [sum(1 << c for c in g) for g in split]
-        vectors.add(tuple(sorted(quintet.evaluate_masks(masks).tolist(), reverse=True)))
+        vectors.add(tuple(sorted(quintet.evaluate_masks(masks, kickers).tolist(), reverse=True)))
     front = set()
     for v in vectors:
         if not any(u != v and all(a >= b for a, b in zip(u, v)) for u in vectors):
@@ -87,6 +87,20 @@ def test_frontier_equals_brute_force_pareto_set(seed, k):
     deal = Deal.random(seed=seed, k=k)
     got = {tuple(int(x) for x in row) for row in frontier(deal)}
     assert got == _brute_frontier(deal)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_frontier_full_kickers_equals_brute_force(seed):
+    deal = Deal.random(seed=50 + seed, k=2)
+    got = {tuple(int(x) for x in row) for row in frontier(deal, kickers="full")}
+    assert got == _brute_frontier(deal, "full")
+
+
+def test_solve_full_kickers_k2_certified():
+    deal = Deal.random(seed=9, k=2)
+    sol = solve(deal, points=(3, 4), kickers="full")
+    br = bf.best_response_value(cards_of(deal), [(as_groups(a), p) for a, p in sol.strategy], (3, 4), "full")
+    assert br - 3.5 == pytest.approx(sol.exploitability, abs=1e-7) and sol.exploitability <= 1e-7
 
 
 def test_best_response_matches_cp_sat_model():

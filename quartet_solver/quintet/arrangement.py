@@ -179,6 +179,19 @@ def as_arrangement(value: ArrangementLike, deal: Deal | None = None) -> Arrangem
     raise NotationError(f"not an arrangement: {value!r}")
 
 
+def matched_pair(
+    a: ArrangementLike, b: ArrangementLike, points: Sequence[float] | None, what: str = "arrangements"
+) -> tuple[Arrangement, Arrangement, tuple[float, ...]]:
+    """Coerce two arrangements of the same cards and their points vector (default for ``k``)."""
+    a = as_arrangement(a)
+    b = as_arrangement(b)
+    if a.k != b.k:
+        raise InvalidStateError(f"{what} have {a.k} and {b.k} groups: '{a}' vs '{b}'")
+    if a.mask != b.mask:
+        raise InvalidStateError(f"{what} are not made of the same cards: '{a}' vs '{b}'")
+    return a, b, check_points(default_points(a.k) if points is None else points, a.k)
+
+
 def score(
     a: ArrangementLike,
     b: ArrangementLike,
@@ -191,13 +204,7 @@ def score(
     Both arrangements must have as many groups as ``points`` has entries and be made
     of the same cards.
     """
-    a = as_arrangement(a)
-    b = as_arrangement(b)
-    if a.k != b.k:
-        raise InvalidStateError(f"arrangements have {a.k} and {b.k} groups: '{a}' vs '{b}'")
-    if a.mask != b.mask:
-        raise InvalidStateError(f"arrangements are not made of the same cards: '{a}' vs '{b}'")
-    pts = check_points(default_points(a.k) if points is None else points, a.k)
+    a, b, pts = matched_pair(a, b, points)
     first = second = 0.0
     for p, sa, sb in zip(pts, a.strengths(kickers), b.strengths(kickers)):
         if sa > sb:

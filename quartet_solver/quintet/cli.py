@@ -116,7 +116,16 @@ def _add_deal_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="a random deal from this seed")
     p.add_argument("--k", type=int, default=5, help="groups per player for --removed/--seed (default 5)")
     p.add_argument("--points", help="points of the positions, e.g. '3 4 5 6 7' (the default)")
-    p.add_argument("--kickers", choices=("seed", "full"), default="seed", help="tie-break mode")
+    _add_kickers(p)
+
+
+def _add_kickers(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--kickers",
+        choices=("seed", "full"),
+        default="seed",
+        help="tie-breaks: the seed's literal rules (default) or full poker kickers",
+    )
 
 
 def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -130,12 +139,7 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
         "also say which wins; '*' marks the winner(s).",
     )
     ev.add_argument("hands", nargs="+", metavar="HAND", help="five cards, e.g. 'Ah Kh Qh Jh Th'")
-    ev.add_argument(
-        "--kickers",
-        choices=("seed", "full"),
-        default="seed",
-        help="tie-breaks: the seed's literal rules (default) or full poker kickers",
-    )
+    _add_kickers(ev)
     add_common(ev)
     ev.set_defaults(handler=_cmd_eval)
 

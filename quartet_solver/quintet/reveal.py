@@ -24,9 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..errors import InvalidStateError
-from .arrangement import Arrangement, ArrangementLike, as_arrangement
-from .deal import check_points, default_points
+from .arrangement import Arrangement, ArrangementLike, matched_pair
 from .hands import Kickers
 from .matrix_game import solve_matrix_game
 
@@ -70,14 +68,8 @@ def solve_reveal(
     kickers: Kickers = "seed",
 ) -> RevealSolution:
     """Solve the reveal-order game between the splits of ``a`` and ``b`` (group order ignored)."""
-    a = as_arrangement(a)
-    b = as_arrangement(b)
-    if a.k != b.k:
-        raise InvalidStateError(f"splits have {a.k} and {b.k} groups: '{a}' vs '{b}'")
-    if a.mask != b.mask:
-        raise InvalidStateError(f"splits are not made of the same cards: '{a}' vs '{b}'")
+    a, b, pts = matched_pair(a, b, points, what="splits")
     k = a.k
-    pts = check_points(default_points(k) if points is None else points, k)
     sa, sb = a.strengths(kickers), b.strengths(kickers)
     cmp = np.array([[(x > y) - (x < y) for y in sb] for x in sa], dtype=float)
     win = (cmp + 1.0) / 2.0  # share of the position's points: 1, 0.5 or 0
