@@ -23,7 +23,7 @@ from quartet_solver import Card, quintet
 DECK32 = [r + s for r in "789TJQKA" for s in "cdhs"]
 
 
-def best_time(fn: Callable[[], object], repeat: int = 3) -> float:
+def best_time(fn: Callable[[], object], repeat: int = 7) -> float:
     best = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()

@@ -27,16 +27,17 @@ cdef void _init_binom() noexcept nogil:
                 BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
 
 
-# Byte-wise colex tables: the colex rank of a 5-bit mask is
-#     COLEX_BYTE[0][0][b0] + COLEX_BYTE[1][c0][b1] + COLEX_BYTE[2][c1][b2] + COLEX_BYTE[3][c2][b3]
-# where b_j is byte j of the mask and c_j the number of set bits in bytes 0..j.
-# Independent table loads (no popcount instruction needed) pipeline well.
-cdef uint32_t COLEX_BYTE[4][6][256]
+# Byte-wise colex tables.  For byte j of a mask (value v) and c set bits in the
+# bytes below it, COLEX_BYTE[j][c][v] holds, in bits 0..23, the part of the colex
+# rank contributed by v's bits, and in bits 24..31 the number of set bits in bytes
+# 0..j, capped at 6.  So a 5-card mask's colex rank is the sum of four chained
+# lookups, and the count in the last one says whether the mask has five bits.
+cdef uint32_t COLEX_BYTE[4][7][256]
 cdef unsigned char POP8[256]
 
 
 cdef void _init_colex_bytes() noexcept nogil:
-    cdef int j, c, v, p, k
+    cdef int j, c, v, p, k, total_bits
     cdef uint32_t total
     for v in range(256):
         POP8[v] = 0
@@ -44,7 +45,7 @@ cdef void _init_colex_bytes() noexcept nogil:
             if v >> p & 1:
                 POP8[v] += 1
     for j in range(4):
-        for c in range(6):
+        for c in range(7):
             for v in range(256):
                 total = 0
                 k = c
@@ -53,23 +54,30 @@ cdef void _init_colex_bytes() noexcept nogil:
                         k += 1
                         if k <= 5:
                             total += BINOM[8 * j + p][k]
-                COLEX_BYTE[j][c][v] = total
+                total_bits = c + POP8[v]
+                if total_bits > 6:
+                    total_bits = 6
+                COLEX_BYTE[j][c][v] = total | (<uint32_t>total_bits << 24)
 
 
 _init_binom()
 _init_colex_bytes()
 
 
+cdef inline uint32_t colex5_checked(uint32_t mask, bint* ok) noexcept nogil:
+    """Colex rank of a 5-bit mask; ok is set to whether the mask has exactly five bits."""
+    cdef uint32_t x0 = COLEX_BYTE[0][0][mask & 0xFF]
+    cdef uint32_t x1 = COLEX_BYTE[1][x0 >> 24][(mask >> 8) & 0xFF]
+    cdef uint32_t x2 = COLEX_BYTE[2][x1 >> 24][(mask >> 16) & 0xFF]
+    cdef uint32_t x3 = COLEX_BYTE[3][x2 >> 24][mask >> 24]
+    ok[0] = (x3 >> 24) == 5
+    return ((x0 + x1 + x2 + x3) & 0xFFFFFF)
+
+
 cdef inline uint32_t colex5(uint32_t mask) noexcept nogil:
     """Colex rank of a mask with exactly five bits set."""
-    cdef uint32_t b0 = mask & 0xFF
-    cdef uint32_t b1 = (mask >> 8) & 0xFF
-    cdef uint32_t b2 = (mask >> 16) & 0xFF
-    cdef uint32_t b3 = mask >> 24
-    cdef uint32_t c0 = POP8[b0]
-    cdef uint32_t c1 = c0 + POP8[b1]
-    cdef uint32_t c2 = c1 + POP8[b2]
-    return COLEX_BYTE[0][0][b0] + COLEX_BYTE[1][c0][b1] + COLEX_BYTE[2][c1][b2] + COLEX_BYTE[3][c2][b3]
+    cdef bint ok
+    return colex5_checked(mask, &ok)
 
 
 cdef inline int popcount32_table(uint32_t mask) noexcept nogil:
@@ -257,12 +265,13 @@ def quintet_lookup(object cards, int mode):
 cdef Py_ssize_t _eval_masks(const uint32_t* masks, Py_ssize_t n, const uint16_t* table,
                             int32_t* out) noexcept nogil:
     cdef Py_ssize_t i
-    cdef uint32_t m
+    cdef uint32_t r
+    cdef bint ok
     for i in range(n):
-        m = masks[i]
-        if popcount32_table(m) != 5:
+        r = colex5_checked(masks[i], &ok)
+        if not ok:
             return i
-        out[i] = table[colex5(m)]
+        out[i] = table[r]
     return -1
 
 
