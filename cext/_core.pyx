@@ -9,3 +9,5 @@ wrap the results in value types; nothing here is public API.
 include "bits.pxi"
 include "quintet_eval.pxi"
 include "quintet_frontier.pxi"
+include "kwartet.pxi"
+include "klaverjas.pxi"

@@ -98,17 +98,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     quintet_cli.register(quintet, _add_common)
 
-    for name, text in (
-        ("klaverjas", "Klaverjas: the Dutch four-player trick-taking game"),
-        ("kwartet", "Kwartet: the Dutch asking-and-collecting game of quartets"),
-    ):
-        group = groups.add_parser(
-            name,
-            help=text,
-            description=f"{text}. This version has no {name} commands yet; "
-            f"the '{name}' group is reserved for them.",
-        )
-        group.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    from .klaverjas import cli as klaverjas_cli
+    from .kwartet import cli as kwartet_cli
+
+    klaverjas = groups.add_parser(
+        "klaverjas",
+        help="Klaverjas: the Dutch four-player trick-taking game",
+        description="Klaverjas (Amsterdam and Rotterdam rules): play and score hands and "
+        "16-hand matches with bots.",
+    )
+    klaverjas_cli.register(klaverjas, _add_common)
+    kwartet = groups.add_parser(
+        "kwartet",
+        help="Kwartet: the Dutch asking-and-collecting game of quartets",
+        description="Kwartet: simulate games between bots and infer who holds which card.",
+    )
+    kwartet_cli.register(kwartet, _add_common)
     return parser
 
 

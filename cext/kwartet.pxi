@@ -1,0 +1,1 @@
+# Kwartet kernels (card-location counting).

@@ -1,0 +1,1 @@
+"""Klaverjas: the Dutch four-player trick-taking game."""

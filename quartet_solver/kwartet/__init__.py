@@ -1,0 +1,1 @@
+"""Kwartet: the Dutch asking-and-collecting game of quartets."""
