@@ -1,0 +1,143 @@
+"""A Klaverjas game: 16 hands with the deal passing clockwise, running totals.
+
+>>> from quartet_solver.klaverjas.bots import RuleBot
+>>> result = play_match([RuleBot()] * 4, seed=1)
+>>> len(result.hands), result.totals == tuple(map(sum, zip(*(h.result.scores for h in result.hands))))
+(16, True)
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import InvalidStateError
+from .bidding import BiddingState
+from .bots import BidView, Bot, PlayView
+from .deal import Deal
+from .rules import SEATS, Rules
+from .state import HandResult, PlayState
+
+__all__ = ["HandRecord", "MatchResult", "play_hand", "play_match"]
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One played hand: its number, dealer, bidding, final play state and result."""
+
+    number: int
+    dealer: str
+    bidding: BiddingState
+    state: PlayState
+    result: HandResult
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "deal": self.state.deal.pbn(),
+            "bidding": self.bidding.to_dict(),
+            "trump": self.state.trump.char,
+            "declarer": SEATS[self.state.declarer],
+            "tricks": [t.to_dict() for t in self.state.tricks],
+            "result": self.result.to_dict(),
+        }
+
+    def pretty(self) -> str:
+        """Tricks and result as text."""
+        r = self.result
+        head = (f"hand {self.number}: dealer {self.dealer}, {SEATS[self.state.declarer]} names "
+                f"{self.state.trump.name.lower()} ({self.state.trump.symbol})")
+        lines = [head] + [f"  {i + 1}. {t}" for i, t in enumerate(self.state.tricks)]
+        nat = " — NAT" if r.nat else ""
+        pit = " — PIT" if any(r.pit) else ""
+        lines.append(f"  points N/S {r.points[0]} E/W {r.points[1]} (roem {r.roem[0]}/{r.roem[1]}); "
+                     f"score N/S {r.scores[0]} E/W {r.scores[1]}{nat}{pit}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished game: every hand and the totals (N/S, E/W)."""
+
+    hands: tuple[HandRecord, ...]
+    rules: Rules
+    totals: tuple[int, int] = field(default=(0, 0))
+
+    @property
+    def winner(self) -> str | None:
+        """``"NS"``, ``"EW"`` or ``None`` for a draw."""
+        if self.totals[0] == self.totals[1]:
+            return None
+        return "NS" if self.totals[0] > self.totals[1] else "EW"
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"rules": self.rules.to_dict(), "hands": [h.to_dict() for h in self.hands],
+                "totals": {"NS": self.totals[0], "EW": self.totals[1]}, "winner": self.winner}
+
+    def pretty(self) -> str:
+        """Every hand and the running totals."""
+        out, ns, ew = [], 0, 0
+        for h in self.hands:
+            ns += h.result.scores[0]
+            ew += h.result.scores[1]
+            out.append(h.pretty() + f"\n  running total N/S {ns} E/W {ew}")
+        out.append(f"final: N/S {self.totals[0]} E/W {self.totals[1]} — "
+                   + ("draw" if self.winner is None else f"{self.winner} wins"))
+        return "\n".join(out)
+
+
+def play_hand(bots: Sequence[Bot], deal: Deal, dealer: str | int, rules: Rules = Rules.AMSTERDAM,
+              number: int = 1) -> HandRecord:
+    """Bid and play one hand with four bots (seated N, E, S, W)."""
+    bidding = BiddingState(dealer, rules)
+    while not bidding.is_over:
+        seat = SEATS.index(bidding.to_move)
+        view = BidView(seat, bidding.dealer, deal.hands[seat], bidding.bids, bidding.forced, rules)
+        bidding = bidding.bid(bots[seat].choose_bid(view))
+    state = PlayState(deal, bidding.trump, bidding.declarer, bidding.leader, rules)
+    while not state.is_over:
+        seat = state.to_move_index
+        state = state.play(bots[seat].choose_card(PlayView.of(state)))
+    return HandRecord(number, SEATS[bidding.dealer], bidding, state, state.result())
+
+
+def play_match(
+    bots: Sequence[Bot],
+    seed: int | str | None = None,
+    date: _dt.date | str | None = None,
+    rules: Rules | str = Rules.AMSTERDAM,
+    hands: int = 16,
+    first_dealer: str = "N",
+    progress: Callable[[HandRecord], None] | None = None,
+) -> MatchResult:
+    """Play a game of ``hands`` hands (16) with four bots seated N, E, S, W.
+
+    Deals come from ``seed`` (``Deal.random(f"{seed}:{n}")``) or are the daily
+    deals of ``date``; the dealer rotates clockwise from ``first_dealer``.
+    """
+    if len(bots) != 4:
+        raise InvalidStateError(f"a Klaverjas match needs 4 bots, got {len(bots)}")
+    if seed is not None and date is not None:
+        raise InvalidStateError("give a seed or a date, not both")
+    if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 16:
+        raise InvalidStateError(f"hands must be 1..16, got {hands!r}")
+    rules = rules if isinstance(rules, Rules) else Rules.named(rules)
+    start = SEATS.index(first_dealer.upper()) if first_dealer.upper() in SEATS else None
+    if start is None:
+        raise InvalidStateError(f"unknown first dealer {first_dealer!r}")
+    records = []
+    for n in range(1, hands + 1):
+        if date is not None:
+            deal = Deal.daily(date, n)
+        else:
+            deal = Deal.random(None if seed is None else f"{seed}:{n}")
+        record = play_hand(bots, deal, (start + n - 1) % 4, rules, n)
+        records.append(record)
+        if progress is not None:
+            progress(record)
+    totals = (sum(r.result.scores[0] for r in records), sum(r.result.scores[1] for r in records))
+    return MatchResult(tuple(records), rules, totals)

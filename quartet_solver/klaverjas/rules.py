@@ -1,0 +1,295 @@
+"""Klaverjas rules as data: seats, card order and points, rule variants, legality, roem.
+
+Seats are ``"N" "E" "S" "W"`` (indices ``0..3``), play is clockwise N, E, S, W,
+partners sit opposite: N/S against E/W.
+
+>>> Rules.AMSTERDAM.variant, Rules.named("rotterdam").variant
+('amsterdam', 'rotterdam')
+>>> card_points(Card("Jh"), trump=Suit.HEARTS), card_points(Card("Jc"), trump=Suit.HEARTS)
+(20, 2)
+>>> trick_roem([Card("Qh"), Card("Kh"), Card("Jh"), Card("7c")], trump=Suit.HEARTS)
+40
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import ClassVar, Literal
+
+from ..cards import Card, Rank, Suit
+from ..errors import InvalidStateError, NotationError
+
+__all__ = [
+    "SEATS",
+    "Seat",
+    "Rules",
+    "seat_index",
+    "seat_name",
+    "team_of",
+    "partner",
+    "TRUMP_ORDER",
+    "PLAIN_ORDER",
+    "card_points",
+    "card_power",
+    "trick_winner",
+    "trick_roem",
+    "legal_cards",
+    "illegal_reason",
+    "TOTAL_CARD_POINTS",
+    "LAST_TRICK_BONUS",
+]
+
+SEATS = ("N", "E", "S", "W")
+Seat = Literal["N", "E", "S", "W"]
+TEAMS = ("NS", "EW")
+
+# -- card order and points, as data -----------------------------------------------
+TRUMP_ORDER = "J9ATKQ87"
+"""Trump ranks, highest first."""
+PLAIN_ORDER = "ATKQJ987"
+"""Ranks of the other suits, highest first."""
+TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
+PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+TOTAL_CARD_POINTS = 152
+LAST_TRICK_BONUS = 10
+RUN_ROEM = {3: 20, 4: 50}
+"""Roem for a run of 3 or 4 cards of one suit in a trick (natural order 7 8 9 T J Q K A)."""
+FOUR_OF_A_KIND_ROEM = {"J": 200, "A": 100, "T": 100, "K": 100, "Q": 100, "9": 0, "8": 0, "7": 0}
+STUK_ROEM = 20
+
+_TRUMP_POWER = {r: 8 - i for i, r in enumerate(TRUMP_ORDER)}  # J = 8 .. 7 = 1
+_PLAIN_POWER = {r: 8 - i for i, r in enumerate(PLAIN_ORDER)}  # A = 8 .. 7 = 1
+
+
+def seat_index(seat: str | int) -> int:
+    """Index ``0..3`` of a seat given as ``"N" "E" "S" "W"`` (any case) or an index.
+
+    >>> seat_index("e"), seat_index(3)
+    (1, 3)
+    """
+    if isinstance(seat, bool):
+        raise NotationError(f"unknown seat {seat!r}")
+    if isinstance(seat, int):
+        if 0 <= seat < 4:
+            return seat
+        raise NotationError(f"seat index must be 0..3, got {seat!r}")
+    if isinstance(seat, str) and seat.strip().upper() in SEATS:
+        return SEATS.index(seat.strip().upper())
+    raise NotationError(f"unknown seat {seat!r} (use N, E, S or W)")
+
+
+def seat_name(seat: str | int) -> str:
+    """The letter of a seat."""
+    return SEATS[seat_index(seat)]
+
+
+def team_of(seat: str | int) -> int:
+    """``0`` for N/S, ``1`` for E/W."""
+    return seat_index(seat) % 2
+
+
+def partner(seat: str | int) -> int:
+    """Index of the partner's seat."""
+    return (seat_index(seat) + 2) % 4
+
+
+def card_points(card: Card, trump: Suit) -> int:
+    """Points of a card in the play: trump ``J 9 A T K Q 8 7 = 20 14 11 10 4 3 0 0``,
+    other suits ``A T K Q J 9 8 7 = 11 10 4 3 2 0 0 0``."""
+    r = card.rank.char
+    return TRUMP_POINTS[r] if card.suit == trump else PLAIN_POINTS[r]
+
+
+def card_power(card: Card, trump: Suit, led: Suit) -> int:
+    """Trick-taking power: trumps ``101..108``, the suit led ``1..8``, others ``0``."""
+    r = card.rank.char
+    if card.suit == trump:
+        return 100 + _TRUMP_POWER[r]
+    if card.suit == led:
+        return _PLAIN_POWER[r]
+    return 0
+
+
+def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
+    """Position (``0..len-1``) in the trick of the card that wins it so far."""
+    if not cards:
+        raise InvalidStateError("an empty trick has no winner")
+    led = cards[0].suit
+    powers = [card_power(c, trump, led) for c in cards]
+    return max(range(len(cards)), key=powers.__getitem__)
+
+
+def _natural(rank: Rank) -> int:
+    return int(rank) - int(Rank.SEVEN)  # 7 = 0 .. A = 7
+
+
+def trick_roem(cards: Sequence[Card], trump: Suit, stuk: bool = True) -> int:
+    """Roem of the cards of one trick: runs of 3/4 in one suit (natural order, also
+    in trumps) 20/50; four jacks 200, four A/T/K/Q 100, four 7/8/9 0; with
+    ``stuk``, K and Q of trumps together add 20 (also on top of a run).
+
+    >>> trick_roem([Card(c) for c in "7c 8c 9c Tc".split()], Suit.HEARTS)
+    50
+    >>> trick_roem([Card(c) for c in "Jc Jd Jh Js".split()], Suit.HEARTS)
+    200
+    >>> trick_roem([Card(c) for c in "Kh Qh 7c 9d".split()], Suit.HEARTS)
+    20
+    """
+    roem = 0
+    for suit in Suit:
+        naturals = sorted(_natural(c.rank) for c in cards if c.suit == suit)
+        best = run = 0
+        for i, n in enumerate(naturals):
+            run = run + 1 if i and n == naturals[i - 1] + 1 else 1
+            best = max(best, run)
+        roem += RUN_ROEM.get(min(best, 4), 0) if best >= 3 else 0
+    ranks = {c.rank for c in cards}
+    if len(cards) == 4 and len(ranks) == 1:
+        roem += FOUR_OF_A_KIND_ROEM[cards[0].rank.char]
+    if stuk and Card(Rank.KING, trump) in cards and Card(Rank.QUEEN, trump) in cards:
+        roem += STUK_ROEM
+    return roem
+
+
+# -- rule variants ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A Klaverjas rule set (frozen).  Presets: ``Rules.AMSTERDAM`` (default) and
+    ``Rules.ROTTERDAM``; ``Rules.named("rotterdam")`` finds one by name.
+
+    - ``variant``: ``"amsterdam"`` or ``"rotterdam"`` (how to trump when you
+      cannot follow a plain-suit lead);
+    - ``stuk``: ``"trick"`` (K+Q of trumps in one trick score 20 for its winner),
+      ``"hand"`` (20 for the team of a player who held both, when the second is
+      played) or ``"off"``;
+    - ``pit``: bonus for taking all eight tricks;
+    - ``tie_is_nat``: a tie between the teams makes the playing team nat;
+    - ``forced``: who must name trumps when all four pass: ``"forehand"`` (left of
+      the dealer) or ``"dealer"``.
+    """
+
+    variant: Literal["amsterdam", "rotterdam"] = "amsterdam"
+    stuk: Literal["trick", "hand", "off"] = "trick"
+    pit: int = 100
+    tie_is_nat: bool = True
+    forced: Literal["forehand", "dealer"] = "forehand"
+    name: str = field(default="", compare=False)
+
+    AMSTERDAM: ClassVar[Rules]
+    ROTTERDAM: ClassVar[Rules]
+
+    def __post_init__(self) -> None:
+        checks = {
+            "variant": ("amsterdam", "rotterdam"),
+            "stuk": ("trick", "hand", "off"),
+            "forced": ("forehand", "dealer"),
+        }
+        for attr, allowed in checks.items():
+            if getattr(self, attr) not in allowed:
+                raise InvalidStateError(f"rules {attr} must be one of {allowed}, got {getattr(self, attr)!r}")
+        if isinstance(self.pit, bool) or not isinstance(self.pit, int) or self.pit < 0:
+            raise InvalidStateError(f"rules pit must be an int >= 0, got {self.pit!r}")
+        if not isinstance(self.tie_is_nat, bool):
+            raise InvalidStateError(f"rules tie_is_nat must be a bool, got {self.tie_is_nat!r}")
+
+    @classmethod
+    def named(cls, name: str) -> Rules:
+        """The preset called ``name`` (``"amsterdam"`` or ``"rotterdam"``, any case)."""
+        if isinstance(name, Rules):
+            return name
+        key = str(name).strip().lower()
+        presets = {"amsterdam": cls.AMSTERDAM, "rotterdam": cls.ROTTERDAM}
+        if key not in presets:
+            raise InvalidStateError(f"unknown rules {name!r} (use 'amsterdam' or 'rotterdam')")
+        return presets[key]
+
+    def with_options(self, **options: object) -> Rules:
+        """A copy with some options changed, e.g. ``Rules.AMSTERDAM.with_options(stuk="off")``."""
+        try:
+            return replace(self, name="", **options)  # type: ignore[arg-type]
+        except TypeError as exc:
+            raise InvalidStateError(f"unknown rules option in {sorted(options)}: {exc}") from None
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"variant": self.variant, "stuk": self.stuk, "pit": self.pit,
+                "tie_is_nat": self.tie_is_nat, "forced": self.forced}
+
+    def __str__(self) -> str:
+        if self.name:
+            return self.name
+        return ", ".join(f"{k}={v}" for k, v in self.to_dict().items())
+
+
+Rules.AMSTERDAM = Rules(name="amsterdam")
+Rules.ROTTERDAM = Rules(variant="rotterdam", name="rotterdam")
+
+
+# -- legality --------------------------------------------------------------------------
+
+
+def _trump_power(card: Card, trump: Suit) -> int:
+    return _TRUMP_POWER[card.rank.char] if card.suit == trump else 0
+
+
+def legal_cards(
+    hand: Sequence[Card], trick: Sequence[Card], trump: Suit, rules: Rules = Rules.AMSTERDAM
+) -> list[Card]:
+    """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader first).
+
+    The player's partner played ``trick[-2]`` (if any): the trick is partner-won
+    when that card is the current winner.
+    """
+    hand = list(hand)
+    if not trick:
+        return hand
+    led = trick[0].suit
+    follow = [c for c in hand if c.suit == led]
+    highest = max((_trump_power(c, trump) for c in trick if c.suit == trump), default=0)
+    if led == trump:
+        if follow:
+            higher = [c for c in follow if _trump_power(c, trump) > highest]
+            return higher or follow
+        return hand
+    if follow:
+        return follow
+    trumps = [c for c in hand if c.suit == trump]
+    if not trumps:
+        return hand
+    higher = [c for c in trumps if _trump_power(c, trump) > highest]
+    if rules.variant == "rotterdam":
+        return higher or trumps
+    partner_winning = len(trick) >= 2 and trick_winner(trick, trump) == len(trick) - 2
+    others = [c for c in hand if c.suit != trump]
+    if partner_winning:
+        if highest == 0:
+            return hand
+        return (others + higher) or hand  # only lower trumps left: any of them
+    if highest == 0:
+        return trumps
+    return higher or others or hand
+
+
+def illegal_reason(
+    card: Card, hand: Sequence[Card], trick: Sequence[Card], trump: Suit, rules: Rules = Rules.AMSTERDAM
+) -> str | None:
+    """Why ``card`` may not be played (``None`` if it may)."""
+    if card not in hand:
+        return "the card is not in the hand"
+    legal = legal_cards(hand, trick, trump, rules)
+    if card in legal:
+        return None
+    led = trick[0].suit
+    if any(c.suit == led for c in hand) and card.suit != led:
+        return f"must follow suit ({led.name.lower()})"
+    if all(c.suit == trump for c in legal):
+        highest = max((_trump_power(c, trump) for c in trick if c.suit == trump), default=0)
+        if card.suit == trump or highest and any(_trump_power(c, trump) > highest for c in legal):
+            return "must overtrump"
+        return "must play a trump"
+    if card.suit == trump:
+        return "may not undertrump"
+    return "must play a higher trump"

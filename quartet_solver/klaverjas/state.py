@@ -1,0 +1,338 @@
+"""The play of one Klaverjas hand: an immutable state that returns a new state per card.
+
+>>> deal = Deal.random(seed=3)
+>>> st = PlayState(deal, trump="h", declarer="N", leader="E")
+>>> st.to_move, len(st.legal_cards())
+('E', 8)
+>>> while not st.is_over:
+...     st = st.play(st.legal_cards()[0])
+>>> sum(st.points) - sum(st.roem)
+162
+>>> len(st.tricks)
+8
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..cards import Card, CardSet, Rank, Suit, as_card, parse_cards
+from ..errors import IllegalActionError, InvalidStateError
+from .deal import Deal
+from .rules import (
+    LAST_TRICK_BONUS,
+    SEATS,
+    STUK_ROEM,
+    Rules,
+    card_points,
+    illegal_reason,
+    legal_cards,
+    seat_index,
+    trick_roem,
+    trick_winner,
+)
+
+__all__ = ["PlayState", "Trick", "HandResult"]
+
+
+def _suit(value: str | Suit) -> Suit:
+    if isinstance(value, Suit):
+        return value
+    return Suit.parse(value)
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A completed trick: who led, the cards in play order, the winner, the card
+    points taken (last-trick bonus included) and the roem scored in it."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    points: int
+    roem: int
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Seat letters in play order."""
+        return tuple(SEATS[(self.leader + i) % 4] for i in range(len(self.cards)))
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {
+            "leader": SEATS[self.leader],
+            "cards": [str(c) for c in self.cards],
+            "winner": SEATS[self.winner],
+            "points": self.points,
+            "roem": self.roem,
+        }
+
+    def __str__(self) -> str:
+        played = " ".join(f"{s}:{c}" for s, c in zip(self.seats, self.cards))
+        extra = f" +{self.roem} roem" if self.roem else ""
+        return f"{played}  -> {SEATS[self.winner]} ({self.points}{extra})"
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The outcome of a finished hand (team 0 = N/S, team 1 = E/W)."""
+
+    points: tuple[int, int]   # cards + last trick + roem
+    roem: tuple[int, int]
+    pit: tuple[int, int]      # pit bonus per team
+    scores: tuple[int, int]   # after pit and nat
+    playing_team: int
+    nat: bool
+
+    @property
+    def net(self) -> int:
+        """Playing team's score minus the other team's (the double-dummy objective)."""
+        return self.scores[self.playing_team] - self.scores[1 - self.playing_team]
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"points": list(self.points), "roem": list(self.roem), "pit": list(self.pit),
+                "scores": list(self.scores), "playing_team": ("NS", "EW")[self.playing_team],
+                "nat": self.nat, "net": self.net}
+
+
+class PlayState:
+    """A position in the play of a hand (immutable).
+
+    ``PlayState(deal, trump, declarer, leader, rules)``: ``declarer`` named trumps
+    (their team is the playing team), ``leader`` leads the first trick (the player
+    left of the dealer).  :meth:`play` returns the next state; illegal cards raise
+    :class:`~quartet_solver.errors.IllegalActionError` naming the card, the seat
+    and the reason.
+    """
+
+    __slots__ = ("deal", "trump", "declarer", "leader", "rules", "_hands", "_trick", "_trick_leader",
+                 "_tricks", "_points", "_roem", "_history", "_stuk_seat")
+
+    def __init__(
+        self,
+        deal: Deal | str,
+        trump: str | Suit,
+        declarer: str | int,
+        leader: str | int,
+        rules: Rules | str = Rules.AMSTERDAM,
+    ) -> None:
+        self.deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+        self.trump = _suit(trump)
+        self.declarer = seat_index(declarer)
+        self.leader = seat_index(leader)
+        self.rules = rules if isinstance(rules, Rules) else Rules.named(rules)
+        self._hands = tuple(h.mask for h in self.deal.hands)
+        self._trick: tuple[Card, ...] = ()
+        self._trick_leader = self.leader
+        self._tricks: tuple[Trick, ...] = ()
+        self._points = (0, 0)
+        self._roem = (0, 0)
+        king, queen = Card(Rank.KING, self.trump), Card(Rank.QUEEN, self.trump)
+        stuk_seat = -1
+        if self.rules.stuk == "hand":
+            for seat, hand in enumerate(self.deal.hands):
+                if king in hand and queen in hand:
+                    stuk_seat = seat
+        self._stuk_seat = stuk_seat
+        self._history: tuple[tuple[int, Card], ...] = ()  # set last: the state is frozen from here
+
+    def _copy(self) -> PlayState:
+        new = object.__new__(PlayState)
+        for name in PlayState.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
+    # -- queries ----------------------------------------------------------------
+
+    @property
+    def playing_team(self) -> int:
+        """``0`` if N/S named trumps, ``1`` for E/W."""
+        return self.declarer % 2
+
+    @property
+    def to_move_index(self) -> int:
+        """Seat index of the player to move."""
+        return (self._trick_leader + len(self._trick)) % 4
+
+    @property
+    def to_move(self) -> str:
+        """Seat letter of the player to move."""
+        if self.is_over:
+            raise InvalidStateError("the hand is over: nobody is to move")
+        return SEATS[self.to_move_index]
+
+    @property
+    def is_over(self) -> bool:
+        """All eight tricks played."""
+        return len(self._tricks) == 8
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """Cards of the current (incomplete) trick, leader first."""
+        return self._trick
+
+    @property
+    def trick_leader(self) -> str:
+        """Seat that led the current trick."""
+        return SEATS[self._trick_leader]
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """Completed tricks, in order."""
+        return self._tricks
+
+    @property
+    def history(self) -> tuple[tuple[str, Card], ...]:
+        """Every card played so far with its seat, in order."""
+        return tuple((SEATS[s], c) for s, c in self._history)
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Raw points (N/S, E/W): cards taken + last trick + roem, before pit and nat."""
+        return self._points
+
+    @property
+    def roem(self) -> tuple[int, int]:
+        """Roem scored so far (N/S, E/W)."""
+        return self._roem
+
+    def hand(self, seat: str | int) -> CardSet:
+        """Cards a seat still holds."""
+        return CardSet.from_mask(self._hands[seat_index(seat)])
+
+    def hands(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+        """Cards every seat still holds."""
+        return tuple(CardSet.from_mask(m) for m in self._hands)  # type: ignore[return-value]
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the player to move may play, in canonical order."""
+        if self.is_over:
+            return []
+        hand = CardSet.from_mask(self._hands[self.to_move_index]).cards()
+        return legal_cards(hand, self._trick, self.trump, self.rules)
+
+    # -- moves ----------------------------------------------------------------------
+
+    def play(self, card: str | Card) -> PlayState:
+        """The state after the player to move plays ``card``."""
+        if self.is_over:
+            raise IllegalActionError(f"cannot play {card!r}: the hand is over ({self!r})")
+        c = as_card(card)
+        seat = self.to_move_index
+        hand = CardSet.from_mask(self._hands[seat]).cards()
+        reason = illegal_reason(c, hand, self._trick, self.trump, self.rules)
+        if reason is not None:
+            raise IllegalActionError(
+                f"{SEATS[seat]} may not play {c}: {reason} "
+                f"(hand {' '.join(map(str, hand))}; trick {' '.join(map(str, self._trick)) or 'empty'}; "
+                f"trumps {self.trump.char})"
+            )
+        new = self._copy()
+        put = object.__setattr__
+        put(new, "_hands", tuple(m & ~c.mask if i == seat else m for i, m in enumerate(self._hands)))
+        put(new, "_history", self._history + ((seat, c),))
+        trick = self._trick + (c,)
+        roem = list(self._roem)
+        points = list(self._points)
+        if self._stuk_seat == seat:
+            other = Card(Rank.QUEEN if c.rank == Rank.KING else Rank.KING, self.trump)
+            if c.suit == self.trump and c.rank in (Rank.KING, Rank.QUEEN) and other not in hand:
+                # the second of the pair: stuk for the holder's team
+                roem[seat % 2] += STUK_ROEM
+                points[seat % 2] += STUK_ROEM
+        if len(trick) < 4:
+            put(new, "_trick", trick)
+        else:
+            winner = (self._trick_leader + trick_winner(trick, self.trump)) % 4
+            taken = sum(card_points(x, self.trump) for x in trick)
+            if len(self._tricks) == 7:
+                taken += LAST_TRICK_BONUS
+            bonus = trick_roem(trick, self.trump, stuk=self.rules.stuk == "trick")
+            points[winner % 2] += taken + bonus
+            roem[winner % 2] += bonus
+            put(new, "_tricks", self._tricks + (Trick(self._trick_leader, trick, winner, taken, bonus),))
+            put(new, "_trick", ())
+            put(new, "_trick_leader", winner)
+        put(new, "_points", (points[0], points[1]))
+        put(new, "_roem", (roem[0], roem[1]))
+        return new
+
+    def play_all(self, cards: str | Iterable[str | Card]) -> PlayState:
+        """Play a sequence of cards (text or cards) from this state."""
+        seq = parse_cards(cards, allow_empty=True) if isinstance(cards, str) else [as_card(c) for c in cards]
+        state = self
+        for c in seq:
+            state = state.play(c)
+        return state
+
+    # -- scoring ---------------------------------------------------------------------
+
+    def result(self) -> HandResult:
+        """Outcome of the finished hand: pit, nat and the final scores."""
+        if not self.is_over:
+            raise InvalidStateError(f"the hand is not over yet ({len(self._tricks)} of 8 tricks): {self!r}")
+        won = [sum(1 for t in self._tricks if t.winner % 2 == team) for team in (0, 1)]
+        pit = tuple(self.rules.pit if won[team] == 8 else 0 for team in (0, 1))
+        totals = [self._points[0] + pit[0], self._points[1] + pit[1]]
+        playing, other = self.playing_team, 1 - self.playing_team
+        nat = totals[playing] < totals[other] or (totals[playing] == totals[other] and self.rules.tie_is_nat)
+        if nat:
+            scores = [0, 0]
+            scores[other] = totals[0] + totals[1]
+        else:
+            scores = totals
+        return HandResult(self._points, self._roem, pit, (scores[0], scores[1]), playing, nat)  # type: ignore[arg-type]
+
+    def scores(self) -> tuple[int, int]:
+        """Final scores (N/S, E/W) after pit and nat; the hand must be over."""
+        return self.result().scores
+
+    # -- text ------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        data: dict[str, object] = {
+            "deal": self.deal.pbn(),
+            "trump": self.trump.char,
+            "declarer": SEATS[self.declarer],
+            "leader": SEATS[self.leader],
+            "rules": self.rules.to_dict(),
+            "played": [str(c) for _, c in self._history],
+            "tricks": [t.to_dict() for t in self._tricks],
+            "points": list(self._points),
+            "roem": list(self._roem),
+        }
+        if self.is_over:
+            data["result"] = self.result().to_dict()
+        else:
+            data["to_move"] = self.to_move
+        return data
+
+    def __repr__(self) -> str:
+        played = " ".join(str(c) for _, c in self._history)
+        if self.rules == Rules.AMSTERDAM:
+            rules = ""
+        elif self.rules.name:
+            rules = f", rules='{self.rules.name}'"
+        else:
+            rules = f", rules={self.rules!r}"
+        text = (f"PlayState('{self.deal.pbn()}', trump='{self.trump.char}', "
+                f"declarer='{SEATS[self.declarer]}', leader='{SEATS[self.leader]}'{rules})")
+        return text + (f".play_all('{played}')" if played else "")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayState):
+            return NotImplemented
+        return (self.deal, self.trump, self.declarer, self.leader, self.rules, self._history) == (
+            other.deal, other.trump, other.declarer, other.leader, other.rules, other._history)
+
+    def __hash__(self) -> int:
+        return hash((self.deal, self.trump, self.declarer, self.leader, self.rules, self._history))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, "_history"):
+            raise AttributeError("PlayState is immutable")
+        object.__setattr__(self, name, value)
+
