@@ -1,0 +1,144 @@
+"""Klaverjas bidding, bots, matches and the klaverjas CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from quartet_solver import klaverjas as kj
+from quartet_solver.cards import Suit
+from quartet_solver.errors import IllegalActionError, InvalidStateError
+from quartet_solver.klaverjas.bots import BidView, PlayView
+
+
+def test_bidding_first_named_suit_wins_and_forehand_leads():
+    b = kj.BiddingState("S")
+    assert b.to_move == "W" and b.forehand == "W"
+    b = b.bid(None).bid("pass")
+    assert b.to_move == "E" and not b.is_over
+    b = b.bid("d")
+    assert b.is_over and b.declarer == "E" and b.trump is Suit.DIAMONDS and b.leader == "W"
+    with pytest.raises(IllegalActionError, match="over"):
+        b.bid("h")
+
+
+@pytest.mark.parametrize("forced, seat", [("forehand", "E"), ("dealer", "N")])
+def test_all_pass_forces_a_choice(forced, seat):
+    rules = kj.Rules.AMSTERDAM.with_options(forced=forced)
+    b = kj.BiddingState("N", rules)
+    for _ in range(4):
+        b = b.bid("pass")
+    assert b.forced and b.to_move == seat and None not in b.legal_bids()
+    with pytest.raises(IllegalActionError, match="must name trumps"):
+        b.bid("pass")
+    b = b.bid("c")
+    assert b.declarer == seat and b.leader == "E"
+
+
+@given(st.lists(st.sampled_from(["pass", "c", "d", "h", "s"]), min_size=0, max_size=8), st.integers(0, 3))
+def test_bidding_sequences(bids, dealer):
+    b = kj.BiddingState(dealer)
+    for bid in bids:
+        if b.is_over:
+            break
+        if b.forced and bid == "pass":
+            with pytest.raises(IllegalActionError):
+                b.bid(bid)
+            bid = "s"
+        b = b.bid(bid)
+    if b.is_over:
+        named = [(s, suit) for s, suit in b.bids if suit is not None]
+        assert len(named) == 1 and kj.SEATS[named[0][0]] == b.declarer
+        assert b.leader == kj.SEATS[(dealer + 1) % 4]
+    else:
+        assert len(b.bids) <= 4
+
+
+def test_rule_bot_bids_with_jack_or_nine_ace_and_three_trumps():
+    bot = kj.RuleBot()
+    from quartet_solver.cards import CardSet
+
+    view = BidView(0, 3, CardSet("Js 8s 7s Ah Ad Kd Tc 9c"), (), False, kj.Rules.AMSTERDAM)
+    assert bot.choose_bid(view) is Suit.SPADES
+    view = BidView(0, 3, CardSet("9h Ah 7h Ks Qd Jd Tc 9c"), (), False, kj.Rules.AMSTERDAM)
+    assert bot.choose_bid(view) is Suit.HEARTS
+    weak = BidView(0, 3, CardSet("Ah Kh Qh Ts 8d 7d 8c 7c"), (), False, kj.Rules.AMSTERDAM)
+    assert bot.choose_bid(weak) is None  # strong in a suit without the jack or the nine
+    assert bot.choose_bid(BidView(0, 3, weak.hand, (), True, kj.Rules.AMSTERDAM)) is not None
+
+
+@pytest.mark.parametrize("rules", [kj.Rules.AMSTERDAM, kj.Rules.ROTTERDAM])
+def test_bots_only_play_legal_cards_and_matches_add_up(rules):
+    bots = [kj.RuleBot(), kj.RandomBot(1), kj.RuleBot(), kj.RandomBot(2)]
+    result = kj.play_match(bots, seed=11, rules=rules)
+    assert len(result.hands) == 16
+    assert [h.dealer for h in result.hands[:5]] == ["N", "E", "S", "W", "N"]
+    assert result.totals == (sum(h.result.scores[0] for h in result.hands),
+                             sum(h.result.scores[1] for h in result.hands))
+    for h in result.hands:
+        assert len(h.state.tricks) == 8
+        assert h.state.leader == (kj.SEATS.index(h.dealer) + 1) % 4
+        assert sum(h.result.points) - sum(h.result.roem) == 162
+    again = kj.play_match([kj.RuleBot(), kj.RandomBot(1), kj.RuleBot(), kj.RandomBot(2)], seed=11, rules=rules)
+    assert again.to_dict() == result.to_dict()
+    assert "final:" in result.pretty()
+
+
+def test_rule_bots_beat_random_bots():
+    rule_team = random_team = 0
+    for seed in range(6):
+        r = kj.play_match([kj.RuleBot(), kj.RandomBot(seed), kj.RuleBot(), kj.RandomBot(seed + 99)], seed=seed)
+        rule_team += r.totals[0]
+        random_team += r.totals[1]
+    assert rule_team > 1.5 * random_team
+
+
+def test_daily_match_is_the_same_for_everyone():
+    a = kj.play_match([kj.RuleBot()] * 4, date="2026-11-29", hands=3)
+    b = kj.play_match([kj.RuleBot()] * 4, date="2026-11-29", hands=3)
+    assert a.to_dict() == b.to_dict()
+    assert a.hands[0].state.deal == kj.Deal.daily("2026-11-29", 1)
+
+
+def test_play_view_hides_other_hands():
+    st_ = kj.PlayState(kj.Deal.random(seed=4), "s", "N", "E")
+    view = PlayView.of(st_)
+    assert view.seat == 1 and view.hand == st_.hand("E") and set(view.legal) <= set(view.hand)
+    assert not hasattr(view, "deal")
+
+
+def test_match_errors():
+    with pytest.raises(InvalidStateError, match="4 bots"):
+        kj.play_match([kj.RuleBot()] * 3, seed=1)
+    with pytest.raises(InvalidStateError, match="hands"):
+        kj.play_match([kj.RuleBot()] * 4, seed=1, hands=17)
+    with pytest.raises(InvalidStateError, match="not both"):
+        kj.play_match([kj.RuleBot()] * 4, seed=1, date="2026-01-01")
+
+
+def _cli(*argv):
+    proc = subprocess.run([sys.executable, "-m", "quartet_solver", "klaverjas", *argv], capture_output=True,
+                          text=True, timeout=120, cwd=tempfile.gettempdir())
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_cli_play_and_show():
+    code, out, err = _cli("play", "--seed", "2", "--hands", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert len(data["hands"]) == 2 and set(data["totals"]) == {"NS", "EW"}
+    code, out, _ = _cli("play", "--seed", "2", "--hands", "1", "--bots", "rule,random,rule,random")
+    assert code == 0 and "hand 1:" in out and "final:" in out
+    deal = kj.Deal.random(seed=8)
+    code, out, _ = _cli("show", "--deal", deal.pbn(), "--json")
+    assert code == 0 and json.loads(out)["pbn"] == deal.pbn()
+    code, out, err = _cli("show", "--deal", "N:AKQ")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    code, _, err = _cli("play", "--bots", "clever")
+    assert code == 2 and "--bots" in err
