@@ -19,4 +19,5 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 nitpicky = False
 html_theme = "alabaster"
-suppress_warnings = ["myst.header"]
+# the games share class names (Deal, Rules): unqualified type hints are ambiguous
+suppress_warnings = ["myst.header", "ref.python"]
