@@ -104,6 +104,8 @@ class Deal:
                 date = _dt.date.fromisoformat(date)
             except ValueError:
                 raise NotationError(f"date must be YYYY-MM-DD, got {date!r}") from None
+        if isinstance(date, _dt.datetime):
+            date = date.date()  # the calendar date, whatever the time of day
         if not isinstance(date, _dt.date):
             raise NotationError(f"date must be a datetime.date or 'YYYY-MM-DD', got {date!r}")
         if isinstance(hand_no, bool) or not isinstance(hand_no, int) or not 1 <= hand_no <= 16:

@@ -267,7 +267,8 @@ def legal_cards(
     if partner_winning:
         if highest == 0:
             return hand
-        return (others + higher) or hand  # only lower trumps left: any of them
+        allowed = set(others + higher)
+        return [c for c in hand if c in allowed] or hand  # only lower trumps left: any of them
     if highest == 0:
         return trumps
     return higher or others or hand
@@ -290,6 +291,4 @@ def illegal_reason(
         if card.suit == trump or highest and any(_trump_power(c, trump) > highest for c in legal):
             return "must overtrump"
         return "must play a trump"
-    if card.suit == trump:
-        return "may not undertrump"
-    return "must play a higher trump"
+    return "may not undertrump"

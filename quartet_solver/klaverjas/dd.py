@@ -1,0 +1,262 @@
+"""Exact double-dummy solver for Klaverjas (all four hands visible).
+
+The objective is the **net score** of the playing team (RULES.md, "Klaverjas"):
+its score minus the other team's after pit and nat; the playing team maximises
+it, the other team minimises it.  Every position can be solved: the start of a
+hand, between tricks or in the middle of a trick.
+
+>>> from quartet_solver.klaverjas import Deal, PlayState
+>>> st = PlayState(Deal.random(seed=7), trump="s", declarer="N", leader="E")
+>>> res = solve(st)
+>>> res.value == solve_deal(st.deal, "s", declarer="N", leader="E")
+True
+>>> res.value == min(res.card_values.values())      # E/W (defenders) to move
+True
+>>> after = solve(st.play(res.best_cards[0]))
+>>> after.value == res.value and len(res.pv) == 32
+True
+
+How it works (the exact decomposition, implemented in ``cext/klaverjas.pxi``):
+let ``d`` = playing team total - other total (cards, last trick, roem, pit).
+The hand is made iff ``d > 0`` (``d >= 0`` when ``tie_is_nat`` is False); then
+``net = d``, else ``net = -(162 + all roem + pit)``.  Every made outcome is worth
+more than every nat outcome to the playing team, so with ``D`` the minimax value
+of the additive ``d``:
+
+1. if ``D`` is made, the value is ``D`` (the playing team's ``d``-optimal strategy
+   guarantees ``net = d >= D``; the defenders' ``d``-optimal strategy gives
+   ``d <= D`` and so ``net <= D`` whether made or nat);
+2. otherwise the defenders can force nat and the value is the minimax of
+   ``h = BIG if made else -(162 + roem + pit)`` (``net <= h`` everywhere, and
+   equality holds on every outcome of a defenders' ``h``-optimal strategy;
+   a playing-team ``h``-optimal strategy gets ``net >= value`` on nat outcomes
+   and ``net > 0`` on made ones).
+
+Both are fail-soft alpha-beta searches with one transposition table of bounds
+(keyed by the exact remaining hands, the leader and the two "won every trick so
+far" flags, plus the accumulated ``d`` and roem in the second search), cheap
+bounds (points and roem still available) and move ordering.  ``d`` is first
+tested with a null window (is the hand made?), then solved exactly.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .._core import KlaverjasKernel
+from ..cards import Card, Rank, Suit
+from ..errors import InvalidStateError
+from .deal import Deal
+from .rules import SEATS, Rules, seat_index
+from .state import PlayState
+
+__all__ = ["DDResult", "solve", "solve_deal", "DEFAULT_TT_BITS"]
+
+DEFAULT_TT_BITS = 18
+"""The default transposition table holds ``2 ** 18`` entries of 32 bytes (8 MiB)."""
+
+_STUK = {"trick": 0, "hand": 1, "off": 2}
+_KERNELS: dict[int, KlaverjasKernel] = {}
+
+
+def _kernel(tt_bits: int) -> KlaverjasKernel:
+    kernel = _KERNELS.get(tt_bits)
+    if kernel is None:
+        kernel = _KERNELS[tt_bits] = KlaverjasKernel(tt_bits)
+    return kernel
+
+
+def _suit(value: str | Suit) -> Suit:
+    return value if isinstance(value, Suit) else Suit.parse(value)
+
+
+def _stuk_seat(deal: Deal, trump: Suit, rules: Rules) -> int:
+    if rules.stuk != "hand":
+        return -1
+    king, queen = Card(Rank.KING, trump), Card(Rank.QUEEN, trump)
+    for seat, hand in enumerate(deal.hands):
+        if king in hand and queen in hand:
+            return seat
+    return -1
+
+
+@dataclass(frozen=True)
+class DDResult:
+    """Outcome of :func:`solve`.
+
+    ``value``: net score of the playing team under optimal play by both teams;
+    ``card_values``: the value after each legal card of the player to move;
+    ``best_cards``: the cards reaching ``value``; ``pv``: a principal variation
+    (cards to the end of the hand); ``exact`` is False when a node or time limit
+    stopped the search, and then ``lower <= value <= upper`` are what is known
+    (``value`` is then the midpoint guess and ``card_values`` holds only the cards
+    solved before the limit).
+    """
+
+    value: int
+    card_values: dict[Card, int]
+    best_cards: list[Card]
+    pv: list[Card]
+    nodes: int
+    seconds: float
+    exact: bool = True
+    lower: int = 0
+    upper: int = 0
+    to_move: str = ""
+    playing_team: str = ""
+    extra: dict[str, object] = field(default_factory=dict, repr=False)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {
+            "value": self.value,
+            "exact": self.exact,
+            "lower": self.lower,
+            "upper": self.upper,
+            "to_move": self.to_move,
+            "playing_team": self.playing_team,
+            "card_values": {str(c): v for c, v in self.card_values.items()},
+            "best_cards": [str(c) for c in self.best_cards],
+            "pv": [str(c) for c in self.pv],
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+        }
+
+    def __repr__(self) -> str:
+        cards = " ".join(f"{c}={v}" for c, v in self.card_values.items())
+        best = " ".join(map(str, self.best_cards))
+        bound = "" if self.exact else f", bounds=[{self.lower}, {self.upper}] (limit hit)"
+        return (f"DDResult(value={self.value}{bound}, to_move={self.to_move!r}, best=[{best}], "
+                f"cards=[{cards}], nodes={self.nodes}, seconds={self.seconds:.4f})")
+
+
+def _load(kernel: KlaverjasKernel, state: PlayState) -> None:
+    rules = state.rules
+    playing = state.playing_team
+    tricks = state.tricks
+    flags = 0
+    for team in (0, 1):
+        if all(t.winner % 2 == team for t in tricks):
+            flags |= 1 << team
+    points, roem = state.points, state.roem
+    kernel.load(
+        [h.mask >> 20 for h in state.hands()],
+        [c.index - 20 for c in state.trick],
+        seat_index(state.trick_leader),
+        int(state.trump),
+        rules.variant == "rotterdam",
+        _STUK[rules.stuk],
+        _stuk_seat(state.deal, state.trump, rules),
+        rules.pit,
+        rules.tie_is_nat,
+        playing,
+        points[playing] - points[1 - playing],
+        roem[0] + roem[1],
+        flags,
+        len(tricks),
+    )
+
+
+def solve(
+    state: PlayState,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    *,
+    tt_bits: int = DEFAULT_TT_BITS,
+    pv: bool = True,
+) -> DDResult:
+    """Solve ``state`` exactly: its value, the value of every legal card and a
+    principal variation.  ``node_limit`` / ``time_limit`` (seconds of CPU time)
+    stop the search early (``exact=False``, with bounds).  ``pv=False`` skips the
+    principal variation (faster).
+
+    >>> from quartet_solver.klaverjas import Deal, PlayState
+    >>> st = PlayState(Deal.random(seed=3), trump="h", declarer="N", leader="E")
+    >>> r = solve(st.play(st.legal_cards()[0]))
+    >>> r.exact, len(r.card_values) == len(st.play(st.legal_cards()[0]).legal_cards())
+    (True, True)
+    >>> solve(st, node_limit=10).exact
+    False
+    """
+    if not isinstance(state, PlayState):
+        raise InvalidStateError(f"solve() needs a PlayState, got {type(state).__name__}")
+    if state.is_over:
+        raise InvalidStateError(f"the hand is over: nothing to solve ({state!r})")
+    start = time.perf_counter()
+    kernel = _kernel(tt_bits)
+    _load(kernel, state)
+    kernel.set_limits(node_limit, time_limit)
+    seat = kernel.to_move
+    maxi = seat % 2 == state.playing_team
+    values = {Card.from_index(bit + 20): v for bit, v in kernel.move_values()}
+    legal = state.legal_cards()
+    exact = len(values) == len(legal) and not kernel.aborted
+    if exact:
+        value = max(values.values()) if maxi else min(values.values())
+        lower = upper = value
+        best = [c for c in legal if values[c] == value]
+        line: list[Card] = []
+        if pv:
+            first = best[0]
+            kernel.play(first.index - 20)
+            line = [first] + [Card.from_index(b + 20) for b in kernel.pv(value)]
+            if kernel.aborted or len(line) != 32 - 4 * len(state.tricks) - len(state.trick):
+                line = line[:1]
+    else:
+        _load(kernel, state)
+        lower, upper = kernel.trivial_bounds()
+        if values:
+            if maxi:
+                lower = max(lower, max(values.values()))
+            else:
+                upper = min(upper, min(values.values()))
+        value = (lower + upper) // 2
+        best, line = [], []
+    return DDResult(
+        value=value,
+        card_values={c: values[c] for c in legal if c in values},
+        best_cards=best,
+        pv=line,
+        nodes=kernel.nodes,
+        seconds=time.perf_counter() - start,
+        exact=exact,
+        lower=lower,
+        upper=upper,
+        to_move=SEATS[seat],
+        playing_team=("NS", "EW")[state.playing_team],
+    )
+
+
+def solve_deal(
+    deal: Deal | str,
+    trump: str | Suit,
+    declarer: str | int,
+    leader: str | int,
+    rules: Rules | str = Rules.AMSTERDAM,
+    *,
+    tt_bits: int = DEFAULT_TT_BITS,
+) -> int:
+    """The exact net score of the playing team for a full deal (fast path: the
+    value only, no per-card values, no principal variation).
+
+    >>> d = Deal.random(seed=7)
+    >>> v = solve_deal(d, "h", declarer="N", leader="E")
+    >>> v == solve(PlayState(d, "h", "N", "E"), pv=False).value
+    True
+    """
+    deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+    trump = _suit(trump)
+    rules = rules if isinstance(rules, Rules) else Rules.named(rules)
+    kernel = _kernel(tt_bits)
+    kernel.set_limits(None, None)
+    return kernel.solve_deal(
+        *(h.mask >> 20 for h in deal.hands),
+        int(trump),
+        seat_index(leader),
+        seat_index(declarer) % 2,
+        rules.variant == "rotterdam",
+        _STUK[rules.stuk],
+        rules.pit,
+        rules.tie_is_nat,
+    )
