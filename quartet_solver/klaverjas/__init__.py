@@ -3,8 +3,10 @@
 Rules (Amsterdam and Rotterdam) live in :mod:`~quartet_solver.klaverjas.rules`,
 deals in :mod:`~quartet_solver.klaverjas.deal`, the play of a hand in
 :mod:`~quartet_solver.klaverjas.state`, bidding in
-:mod:`~quartet_solver.klaverjas.bidding`, bots in :mod:`~quartet_solver.klaverjas.bots`
-and 16-hand games in :mod:`~quartet_solver.klaverjas.match`.
+:mod:`~quartet_solver.klaverjas.bidding`, bots in :mod:`~quartet_solver.klaverjas.bots`,
+16-hand games in :mod:`~quartet_solver.klaverjas.match`, the double-dummy solver in
+:mod:`~quartet_solver.klaverjas.dd` and DD tables, par and bid analysis in
+:mod:`~quartet_solver.klaverjas.analysis`.
 
 >>> from quartet_solver import klaverjas as kj
 >>> st = kj.PlayState(kj.Deal.random(seed=1), trump="h", declarer="N", leader="E")
@@ -12,21 +14,27 @@ and 16-hand games in :mod:`~quartet_solver.klaverjas.match`.
 'E'
 """
 
+from .analysis import BidAnalysis, DDTable, Par, analyse_bid, dd_table, par
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView, RandomBot, RuleBot
+from .dd import DDResult, solve, solve_deal
 from .deal import Deal
 from .match import HandRecord, MatchResult, play_hand, play_match
 from .rules import SEATS, Rules, legal_cards, trick_roem
 from .state import HandResult, PlayState, Trick
 
 __all__ = [
+    "BidAnalysis",
     "BidView",
     "BiddingState",
     "Bot",
+    "DDResult",
+    "DDTable",
     "Deal",
     "HandRecord",
     "HandResult",
     "MatchResult",
+    "Par",
     "PlayState",
     "PlayView",
     "RandomBot",
@@ -34,8 +42,13 @@ __all__ = [
     "Rules",
     "SEATS",
     "Trick",
+    "analyse_bid",
+    "dd_table",
     "legal_cards",
+    "par",
     "play_hand",
     "play_match",
+    "solve",
+    "solve_deal",
     "trick_roem",
 ]

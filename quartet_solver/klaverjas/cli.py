@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-
+import sys
 from collections.abc import Callable
 
 from ..errors import InvalidStateError
 from .bots import RandomBot, RuleBot
 from .deal import Deal
 from .match import play_match
-from .rules import Rules
+from .rules import SEATS, Rules
 
 BOTS = {"rule": RuleBot, "random": RandomBot}
 
@@ -65,6 +65,74 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .dd import solve
+    from .state import PlayState
+
+    deal = Deal.parse(args.deal) if args.deal is not None else None
+    if deal is None:
+        raise InvalidStateError("--deal is required")
+    leader = args.leader or args.declarer
+    state = PlayState(deal, args.trump, args.declarer, leader, _rules(args))
+    if args.play:
+        state = state.play_all(args.play)
+    res = solve(state, node_limit=args.node_limit, time_limit=args.time_limit)
+    if args.json:
+        print(json.dumps({"state": state.to_dict(), "solution": res.to_dict()}, ensure_ascii=False))
+        return 0
+    print(deal.pretty())
+    print(f"trumps {state.trump.symbol}, declarer {SEATS[state.declarer]}, {state.to_move} to move")
+    kind = "exact" if res.exact else f"bounds [{res.lower}, {res.upper}] (limit hit)"
+    print(f"value (net for the playing team): {res.value:+d}  ({kind}; {res.nodes} nodes, {res.seconds * 1000:.1f} ms)")
+    for card, value in sorted(res.card_values.items(), key=lambda cv: -cv[1]):
+        print(f"  {card}: {value:+d}")
+    if res.pv:
+        print("principal variation: " + " ".join(map(str, res.pv)))
+    return 0
+
+
+def _cmd_table(args: argparse.Namespace) -> int:
+    from .analysis import dd_table, par
+
+    deal = Deal.parse(args.deal)
+    rules = _rules(args)
+    if args.dealer is not None:
+        p = par(deal, args.dealer, rules)
+        table = p.table
+    else:
+        p, table = None, dd_table(deal, leader=args.leader, rules=rules)
+    if args.json:
+        print(json.dumps({"table": table.to_dict(), "par": p.to_dict() if p else None}, ensure_ascii=False))
+        return 0
+    print(deal.pretty())
+    print(table.pretty())
+    if p is not None:
+        print(f"par: {p.declarer} names {p.trump} (bids {' '.join(p.bids)}), net {p.net:+d} for the playing team")
+    return 0
+
+
+def _cmd_bid(args: argparse.Namespace) -> int:
+    from .analysis import analyse_bid
+
+    quiet = args.json or args.quiet or not sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if not quiet:
+            print(f"\r{done}/{total} samples", end="", file=sys.stderr, flush=True)
+
+    res = analyse_bid(args.hand, seat=args.seat, dealer=args.dealer, samples=args.samples, rules=_rules(args),
+                      seed=args.seed, processes=args.processes, progress=progress)
+    if not quiet:
+        print(file=sys.stderr)
+    print(json.dumps(res.to_dict(), ensure_ascii=False) if args.json else res.pretty())
+    return 0
+
+
+def _add_rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="amsterdam", help="amsterdam (default) or rotterdam")
+    p.add_argument("--stuk", choices=("trick", "hand", "off"), help="stuk option (default: the preset's)")
+
+
 def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add the klaverjas commands to the ``klaverjas`` group parser."""
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=type(parser))
@@ -78,8 +146,7 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     play.add_argument("--date", help="play the daily deals of this date (YYYY-MM-DD)")
     play.add_argument("--hands", type=int, default=16, help="number of hands (default 16)")
     play.add_argument("--bots", default="rule", help="'rule', 'random', or four of them: 'rule,random,rule,random'")
-    play.add_argument("--rules", default="amsterdam", help="amsterdam (default) or rotterdam")
-    play.add_argument("--stuk", choices=("trick", "hand", "off"), help="stuk option (default: the preset's)")
+    _add_rules_args(play)
     play.add_argument("--quiet", action="store_true", help="print only the totals")
     add_common(play)
     play.set_defaults(handler=_cmd_play)
@@ -89,5 +156,51 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     show.add_argument("--seed", type=int, help="a random deal from this seed")
     add_common(show)
     show.set_defaults(handler=_cmd_show)
+
+    solve = sub.add_parser(
+        "solve",
+        help="double-dummy value of a position and of every legal card",
+        description="Exact double-dummy solve (all hands visible): the net score of the playing "
+        "team under optimal play, the value of every legal card and a principal variation.",
+    )
+    solve.add_argument("--deal", required=True, help="PBN deal")
+    solve.add_argument("--trump", required=True, help="trump suit: c, d, h or s")
+    solve.add_argument("--declarer", required=True, help="seat that named trumps (N, E, S, W)")
+    solve.add_argument("--leader", help="seat leading the first trick (default: the declarer)")
+    solve.add_argument("--play", help="cards played so far, e.g. 'Jh 7h 8h 9h As'")
+    solve.add_argument("--node-limit", type=int, help="stop after this many nodes (bounds)")
+    solve.add_argument("--time-limit", type=float, help="stop after this many seconds (bounds)")
+    _add_rules_args(solve)
+    add_common(solve)
+    solve.set_defaults(handler=_cmd_solve)
+
+    table = sub.add_parser(
+        "table",
+        help="DD table: net value for every trump x playing team",
+        description="Solve every trump x playing team of a deal; with --dealer also the par bidding.",
+    )
+    table.add_argument("--deal", required=True, help="PBN deal")
+    table.add_argument("--leader", default="E", help="seat leading the first trick (default E)")
+    table.add_argument("--dealer", help="also compute par with this dealer (leader = dealer's left)")
+    _add_rules_args(table)
+    add_common(table)
+    table.set_defaults(handler=_cmd_table)
+
+    bid = sub.add_parser(
+        "bid",
+        help="bid value of a hand by double-dummy sampling",
+        description="Deal the unseen cards at random many times, solve each sample double dummy for "
+        "every trump with this seat's team playing, and report mean net, P(nat), P(pit) per trump.",
+    )
+    bid.add_argument("--hand", required=True, help="the 8 cards of the hand")
+    bid.add_argument("--seat", default="E", help="seat of the hand (default E)")
+    bid.add_argument("--dealer", default="N", help="dealer (default N)")
+    bid.add_argument("--samples", type=int, default=500, help="number of samples (default 500)")
+    bid.add_argument("--seed", type=int, help="seed for the sampling")
+    bid.add_argument("--processes", type=int, help="worker processes (default: all CPUs)")
+    bid.add_argument("--quiet", action="store_true", help="no progress output")
+    _add_rules_args(bid)
+    add_common(bid)
+    bid.set_defaults(handler=_cmd_bid)
 
 

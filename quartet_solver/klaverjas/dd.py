@@ -41,6 +41,7 @@ tested with a null window (is the hand made?), then solved exactly.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -57,13 +58,16 @@ DEFAULT_TT_BITS = 18
 """The default transposition table holds ``2 ** 18`` entries of 32 bytes (8 MiB)."""
 
 _STUK = {"trick": 0, "hand": 1, "off": 2}
-_KERNELS: dict[int, KlaverjasKernel] = {}
+_LOCAL = threading.local()  # one kernel (and transposition table) per thread
 
 
 def _kernel(tt_bits: int) -> KlaverjasKernel:
-    kernel = _KERNELS.get(tt_bits)
+    kernels = getattr(_LOCAL, "kernels", None)
+    if kernels is None:
+        kernels = _LOCAL.kernels = {}
+    kernel = kernels.get(tt_bits)
     if kernel is None:
-        kernel = _KERNELS[tt_bits] = KlaverjasKernel(tt_bits)
+        kernel = kernels[tt_bits] = KlaverjasKernel(tt_bits)
     return kernel
 
 

@@ -1,0 +1,73 @@
+"""Benchmark of the Klaverjas double-dummy solver: full-deal solves.
+
+N random deals (default 1000) x 4 trumps, declarer N, leader E (``--random-seats``
+for random ones), Amsterdam rules unless ``--rules``.  Prints median / p90 / p99 /
+max time per solve and node counts, and where the nodes go (made test, exact d
+search, nat search).
+
+    python benchmarks/klaverjas_dd.py --deals 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from quartet_solver.klaverjas import Deal, Rules
+from quartet_solver.klaverjas.dd import DEFAULT_TT_BITS, _kernel
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rules", default="amsterdam")
+    ap.add_argument("--random-seats", action="store_true")
+    ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS)
+    args = ap.parse_args(argv)
+    rules = Rules.named(args.rules)
+    rng = random.Random(args.seed)
+    kernel = _kernel(args.tt_bits)
+    times, nodes, values = [], [], []
+    phases = [0, 0, 0]
+    nat = 0
+    for _ in range(args.deals):
+        deal = Deal.random(seed=rng.randrange(1 << 62))
+        hands = [h.mask >> 20 for h in deal.hands]
+        for trump in range(4):
+            declarer, leader = (rng.randrange(4), rng.randrange(4)) if args.random_seats else (0, 1)
+            kernel.set_limits(None, None)
+            t0 = time.perf_counter()
+            v = kernel.solve_deal(*hands, trump, leader, declarer % 2, rules.variant == "rotterdam",
+                                  {"trick": 0, "hand": 1, "off": 2}[rules.stuk], rules.pit, rules.tie_is_nat)
+            times.append(time.perf_counter() - t0)
+            nodes.append(kernel.nodes)
+            values.append(v)
+            nat += v < 0
+            for i, n in enumerate(kernel.phase_nodes):
+                phases[i] += n
+    n = len(times)
+    print(f"{n} full-deal solves ({args.deals} deals x 4 trumps), rules {rules}, "
+          f"tt 2^{args.tt_bits}; nat under best play: {nat / n:.1%}")
+    print(f"{'':8}{'median':>10}{'p90':>10}{'p99':>10}{'max':>10}{'mean':>10}")
+    ms = [t * 1000 for t in times]
+    print(f"{'ms':8}" + "".join(f"{x:10.3f}" for x in
+                                (pct(ms, .5), pct(ms, .9), pct(ms, .99), max(ms), statistics.fmean(ms))))
+    print(f"{'nodes':8}" + "".join(f"{x:10.0f}" for x in
+                                   (pct(nodes, .5), pct(nodes, .9), pct(nodes, .99), max(nodes),
+                                    statistics.fmean(nodes))))
+    total = sum(phases) or 1
+    print("nodes by phase: made test {:.1%}, exact d {:.1%}, nat search {:.1%}".format(
+        *(p / total for p in phases)))
+    print(f"throughput: {sum(nodes) / sum(times) / 1e6:.2f} M nodes/s")
+
+
+if __name__ == "__main__":
+    main()

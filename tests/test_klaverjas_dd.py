@@ -1,0 +1,219 @@
+"""The Klaverjas double-dummy solver against a plain minimax, and its consistency.
+
+Endgames (2-4 tricks left, often mid-trick) come from random play of random
+deals; a biased player makes one team win tricks so that pit and close scores
+(nat) are common.  The reference is tests/klaverjas_minimax.py (no pruning, no TT,
+straight on top of PlayState).
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+
+from klaverjas_minimax import card_values as ref_card_values
+from klaverjas_minimax import minimax
+from quartet_solver.cards import Card, Rank, Suit
+from quartet_solver.errors import InvalidStateError
+from quartet_solver.klaverjas import Deal, PlayState, Rules
+from quartet_solver.klaverjas.dd import DDResult, solve, solve_deal
+from quartet_solver.klaverjas.rules import card_power
+
+RULESETS = [
+    Rules.AMSTERDAM,
+    Rules.ROTTERDAM,
+    Rules.AMSTERDAM.with_options(stuk="hand"),
+    Rules.ROTTERDAM.with_options(stuk="hand"),
+    Rules.AMSTERDAM.with_options(stuk="off"),
+    Rules.ROTTERDAM.with_options(stuk="off", tie_is_nat=False),
+    Rules.AMSTERDAM.with_options(tie_is_nat=False),
+    Rules.AMSTERDAM.with_options(pit=0),
+    Rules.ROTTERDAM.with_options(pit=37, stuk="hand", tie_is_nat=False),
+]
+
+
+def biased_play(state: PlayState, rng: random.Random, favour: int, bias: float) -> PlayState:
+    """Play one card: with probability ``bias`` the team ``favour`` plays its
+    strongest card and the other team its weakest, else a random legal card."""
+    legal = state.legal_cards()
+    if rng.random() < bias:
+        led = state.trick[0].suit if state.trick else None
+        key = lambda c: card_power(c, state.trump, led if led is not None else c.suit)  # noqa: E731
+        pick = max(legal, key=key) if state.to_move_index % 2 == favour else min(legal, key=key)
+    else:
+        pick = rng.choice(legal)
+    return state.play(pick)
+
+
+def random_endgame(rng: random.Random, tricks_left: int, extra: int, rules: Rules, bias: float) -> PlayState:
+    deal = Deal.random(seed=rng.randrange(1 << 30))
+    st = PlayState(deal, trump=rng.choice("cdhs"), declarer=rng.randrange(4), leader=rng.randrange(4), rules=rules)
+    favour = rng.randrange(2)
+    for _ in range(4 * (8 - tricks_left) + extra):
+        st = biased_play(st, rng, favour, bias)
+    return st
+
+
+def close_endgame(rng: random.Random, tricks_left: int, extra: int, rules: Rules) -> PlayState:
+    """A random endgame where the playing team's lead is small (nat matters)."""
+    best = None
+    for _ in range(12):
+        st = random_endgame(rng, tricks_left, extra, rules, bias=rng.choice([0.0, 0.3]))
+        p = st.playing_team
+        gap = abs(st.points[p] - st.points[1 - p])
+        if best is None or gap < best[0]:
+            best = (gap, st)
+    return best[1]
+
+
+def check(st: PlayState) -> DDResult:
+    res = solve(st)
+    ref = ref_card_values(st)
+    assert res.exact
+    assert res.card_values == ref, repr(st)
+    maxi = st.to_move_index % 2 == st.playing_team
+    assert res.value == (max(ref.values()) if maxi else min(ref.values()))
+    assert set(res.best_cards) == {c for c, v in ref.items() if v == res.value}
+    # the principal variation is legal and reaches the value
+    end = st.play_all(res.pv)
+    assert end.is_over and end.result().net == res.value, repr(st)
+    return res
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=str)
+def test_random_endgames_against_minimax(rules):
+    rng = random.Random(zlib.crc32(str(rules).encode()) & 0xFFFF)
+    for i in range(40):
+        tricks_left = 2 if i % 2 else 3
+        st = random_endgame(rng, tricks_left, extra=i % 4, rules=rules, bias=(0.0, 0.5, 0.9)[i % 3])
+        check(st)
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=str)
+def test_close_endgames_against_minimax(rules):
+    rng = random.Random(1000 + (zlib.crc32(str(rules).encode()) & 0xFFFF))
+    for i in range(25):
+        st = close_endgame(rng, 2 + i % 2, extra=i % 4, rules=rules)
+        check(st)
+
+
+@pytest.mark.parametrize("rules", [Rules.AMSTERDAM, Rules.ROTTERDAM.with_options(stuk="hand")], ids=str)
+def test_four_trick_endgames_against_minimax(rules):
+    rng = random.Random(77)
+    for i in range(6):
+        st = random_endgame(rng, 4, extra=(i * 3) % 4 + 1, rules=rules, bias=0.5)
+        check(st)
+
+
+def test_pit_positions_against_minimax():
+    """Endgames where one team has won every trick so far (pit still possible)."""
+    rng = random.Random(8)
+    checked = 0
+    while checked < 30:
+        rules = RULESETS[checked % len(RULESETS)]
+        st = random_endgame(rng, 2 + checked % 2, extra=checked % 4, rules=rules, bias=1.0)
+        if len({t.winner % 2 for t in st.tricks}) == 1:
+            check(st)
+            checked += 1
+
+
+def test_tiny_transposition_table_is_still_exact():
+    """Bounded memory: a 16-entry table (constant replacement) gives the same values."""
+    rng = random.Random(12)
+    for i in range(12):
+        rules = RULESETS[i % len(RULESETS)]
+        st = random_endgame(rng, 3, extra=i % 4, rules=rules, bias=0.5)
+        assert solve(st, tt_bits=4).card_values == solve(st).card_values == ref_card_values(st)
+    deal = Deal.random(seed=4)
+    assert solve_deal(deal, "h", "N", "E", tt_bits=10) == solve_deal(deal, "h", "N", "E")
+
+
+def test_pit_and_nat_values_occur():
+    """The random endgames do reach pit and nat outcomes (the tests are not vacuous)."""
+    rng = random.Random(5)
+    nat = pit = made = 0
+    for i in range(60):
+        st = random_endgame(rng, 2, extra=0, rules=Rules.AMSTERDAM, bias=0.9 if i % 2 else 0.0)
+        res = solve(st)
+        end = st.play_all(res.pv).result()
+        nat += end.nat
+        made += not end.nat
+        pit += any(end.pit)
+    assert nat and made and pit
+
+
+def test_solve_deal_matches_solve_and_consistency():
+    rng = random.Random(11)
+    for i in range(4):
+        deal = Deal.random(seed=rng.randrange(1 << 30))
+        rules = RULESETS[i % len(RULESETS)]
+        st = PlayState(deal, trump="cdhs"[i], declarer=i, leader=(i + 1) % 4, rules=rules)
+        res = solve(st)
+        assert res.value == solve_deal(deal, "cdhs"[i], declarer=i, leader=(i + 1) % 4, rules=rules)
+        maxi = st.to_move_index % 2 == st.playing_team
+        assert res.value == (max if maxi else min)(res.card_values.values())
+        # playing a best card keeps the value, along the whole principal variation
+        line = st
+        for card in res.pv[:9]:
+            line = line.play(card)
+            assert solve(line, pv=False).value == res.value
+        assert line.play_all(res.pv[9:]).result().net == res.value
+
+
+def _relabel(deal: Deal, perm: dict[Suit, Suit]) -> Deal:
+    return Deal(tuple(
+        [Card(c.rank, perm[c.suit]) for c in hand] for hand in deal.hands))  # type: ignore[arg-type]
+
+
+def test_values_invariant_under_relabelling_non_trump_suits():
+    rng = random.Random(3)
+    for i in range(6):
+        deal = Deal.random(seed=rng.randrange(1 << 30))
+        trump = Suit(i % 4)
+        others = [s for s in Suit if s != trump]
+        shuffled = others[:]
+        rng.shuffle(shuffled)
+        perm = {trump: trump, **dict(zip(others, shuffled))}
+        rules = RULESETS[i]
+        v1 = solve_deal(deal, trump, declarer="N", leader="E", rules=rules)
+        v2 = solve_deal(_relabel(deal, perm), trump, declarer="N", leader="E", rules=rules)
+        assert v1 == v2
+
+
+def test_limits_give_bounds():
+    st = PlayState(Deal.random(seed=21), trump="d", declarer="E", leader="S")
+    exact = solve(st, pv=False)
+    res = solve(st, node_limit=500)
+    assert not res.exact
+    assert res.lower <= exact.value <= res.upper
+    assert res.card_values.items() <= exact.card_values.items()
+    res = solve(st, time_limit=0.0)
+    assert not res.exact and res.lower <= exact.value <= res.upper
+
+
+def test_finished_hand_and_result_object():
+    st = PlayState(Deal.random(seed=2), trump="c", declarer="N", leader="E")
+    while len(st.tricks) < 7:
+        st = st.play(st.legal_cards()[0])
+    res = solve(st)
+    data = res.to_dict()
+    assert data["value"] == res.value and data["exact"] is True
+    assert "DDResult(value=" in repr(res)
+    end = st.play_all(res.pv)
+    with pytest.raises(InvalidStateError):
+        solve(end)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULESETS, ids=str)
+def test_many_endgames_against_minimax_slow(rules):
+    rng = random.Random(99 + (zlib.crc32(str(rules).encode()) & 0xFFFF))
+    for i in range(300):
+        if i % 3 == 0:
+            st = close_endgame(rng, 2 + i % 2, extra=i % 4, rules=rules)
+        else:
+            st = random_endgame(rng, 2 + (i % 7 == 0) + (i % 2), extra=i % 4, rules=rules,
+                                bias=(0.0, 0.5, 0.9)[i % 3])
+        check(st)
