@@ -11,6 +11,7 @@ search, nat search).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -31,6 +32,8 @@ def main(argv=None) -> None:
     ap.add_argument("--rules", default="amsterdam")
     ap.add_argument("--random-seats", action="store_true")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS)
+    ap.add_argument("--bid-samples", type=int, default=500,
+                    help="samples for the analyse_bid timing (0 skips it)")
     args = ap.parse_args(argv)
     rules = Rules.named(args.rules)
     rng = random.Random(args.seed)
@@ -67,6 +70,17 @@ def main(argv=None) -> None:
     print("nodes by phase: made test {:.1%}, exact d {:.1%}, nat search {:.1%}".format(
         *(p / total for p in phases)))
     print(f"throughput: {sum(nodes) / sum(times) / 1e6:.2f} M nodes/s")
+    print("targets: median <= 1 ms, p99 <= 20 ms"
+          f" -> median is {pct(ms, .5):.1f}x the target, p99 {pct(ms, .99) / 20:.1f}x")
+    if args.bid_samples:
+        from quartet_solver.klaverjas.analysis import analyse_bid
+
+        t0 = time.perf_counter()
+        res = analyse_bid("Jh 9h Ah Th As Ks Ad 7c", seat="E", dealer="N", samples=args.bid_samples,
+                          rules=rules, seed=args.seed)
+        took = time.perf_counter() - t0
+        print(f"analyse_bid: {args.bid_samples} samples x 4 trumps in {took:.1f} s on "
+              f"{os.cpu_count()} processes (target 500 x 4 <= 2 s); recommended {res.recommended}")
 
 
 if __name__ == "__main__":

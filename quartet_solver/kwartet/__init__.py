@@ -1,1 +1,51 @@
-"""Kwartet: the Dutch asking-and-collecting game of quartets."""
+"""Kwartet: the Dutch asking-and-collecting game of quartets.
+
+Decks live in :mod:`~quartet_solver.kwartet.decks`, rule options in
+:mod:`~quartet_solver.kwartet.rules`, the engine in
+:mod:`~quartet_solver.kwartet.game`, exact inference in
+:mod:`~quartet_solver.kwartet.knowledge`, bots in
+:mod:`~quartet_solver.kwartet.bots` and bot tournaments in
+:mod:`~quartet_solver.kwartet.simulate`; the names below are the public API.
+
+>>> from quartet_solver import kwartet as kw
+>>> deck = kw.Deck.standard(ranks="AKQJ")
+>>> k = kw.Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+>>> k.ask(asker=1, target=2, card="Ks", success=True)
+>>> k.probability(2, "Kh") + k.probability(1, "Kh") + k.probability(kw.PILE, "Kh")
+1.0
+>>> game = kw.Game(kw.Deck.themed(), players=4, seed=1, rules=kw.Rules())
+>>> kw.play(game, [kw.InferenceBot(seed=i) for i in range(4)]).is_over
+True
+"""
+
+from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, View, play
+from .decks import THEMED_DECKS, Deck, Quartet
+from .game import Asked, Dealt, Drew, Game, Laid, Revealed
+from .knowledge import PILE, Knowledge
+from .rules import Rules
+from .simulate import BotStats, SimulationResult, make_bot, simulate
+
+__all__ = [
+    "Asked",
+    "Bot",
+    "BotStats",
+    "Dealt",
+    "Deck",
+    "Drew",
+    "Game",
+    "InferenceBot",
+    "Knowledge",
+    "Laid",
+    "MemoryBot",
+    "NoviceBot",
+    "PILE",
+    "Quartet",
+    "Revealed",
+    "Rules",
+    "SimulationResult",
+    "THEMED_DECKS",
+    "View",
+    "make_bot",
+    "play",
+    "simulate",
+]

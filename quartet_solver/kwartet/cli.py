@@ -1,11 +1,232 @@
-"""The ``quartet-solver kwartet`` commands."""
+"""The ``quartet-solver kwartet`` commands.
+
+::
+
+    quartet-solver kwartet simulate --bots inference,memory,novice,novice --games 1000 --seed 1
+    quartet-solver kwartet deck --deck world
+    quartet-solver kwartet play --seed 3 --bots inference,novice,novice --seat 0
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import time
 from collections.abc import Callable
+
+from ..errors import InvalidStateError
+from .bots import play
+from .decks import THEMED_DECKS, Deck
+from .game import Asked, Drew, Laid, Revealed
+from .knowledge import Knowledge
+from .rules import Rules
+from .simulate import make_bot, simulate
+
+
+def _deck(text: str) -> Deck:
+    """``classic``/``nature``/``world``/``32``/``40``/``48``, ``standard``, ``standard:AKQJ``, or a file."""
+    t = text.strip()
+    if t.lower() == "standard":
+        return Deck.standard()
+    if t.lower().startswith("standard:"):
+        return Deck.standard(t.split(":", 1)[1])
+    if t.lower() in THEMED_DECKS:
+        return Deck.themed(t.lower())
+    if t.isdigit():
+        return Deck.themed(int(t))
+    if t.lower().endswith((".json", ".toml")):
+        return Deck.from_file(t)
+    raise InvalidStateError(
+        f"unknown deck {text!r}: use {', '.join(THEMED_DECKS)}, 32/40/48, standard[:RANKS] or a .json/.toml file"
+    )
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    base = Rules.preset(args.rules)
+    kw = base.to_dict()
+    if args.bonus_turn:
+        kw["bonus_turn"] = True
+    if args.dealer_takes_rest:
+        kw["remainder"] = "dealer"
+    return Rules(**kw)
+
+
+def _bots(text: str) -> list[str]:
+    names = [b.strip() for b in text.replace(" ", ",").split(",") if b.strip()]
+    for b in names:
+        make_bot(b)  # validates the name
+    return names
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    deck = _deck(args.deck)
+    rules = _rules(args)
+    bots = _bots(args.bots)
+    quiet = args.quiet or args.json and not args.progress
+    t0 = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        if not quiet:
+            rate = done / max(time.perf_counter() - t0, 1e-9)
+            print(f"\r{done}/{total} games  {rate:,.0f} games/s", end="", file=sys.stderr, flush=True)
+
+    result = simulate(bots, games=args.games, seed=args.seed, deck=deck, rules=rules,
+                      rotate=not args.no_rotate, progress=progress)
+    if not quiet:
+        print(file=sys.stderr)
+    if args.plot:
+        _plot(result, args.plot)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        print(result.pretty())
+        if args.plot:
+            print(f"histogram written to {args.plot}")
+    return 0
+
+
+def _plot(result, path: str) -> None:  # type: ignore[no-untyped-def]
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InvalidStateError("--plot needs matplotlib (pip install 'quartet-solver[plot]')") from None
+    fig, ax = plt.subplots(figsize=(7, 4))
+    n = len(result.stats)
+    width = 0.8 / n
+    for i, s in enumerate(result.stats):
+        xs = [x + (i - (n - 1) / 2) * width for x in range(len(s.quartet_hist))]
+        ax.bar(xs, [h / s.games for h in s.quartet_hist], width=width, label=f"seat list {i}: {s.name}")
+    ax.set_xlabel("quartets at the end of the game")
+    ax.set_ylabel("fraction of games")
+    ax.set_title(f"Kwartet, deck {result.deck!r}, {result.players} players, {result.games} games")
+    ax.legend()
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        raise InvalidStateError(f"cannot write plot {path!r}: {exc}") from None
+    finally:
+        plt.close(fig)
+
+
+def _cmd_deck(args: argparse.Namespace) -> int:
+    deck = _deck(args.deck)
+    if args.json:
+        print(json.dumps(deck.to_dict(), ensure_ascii=False))
+    else:
+        print(f"{deck.name}: {len(deck)} cards, {deck.n_quartets} quartets")
+        for q in deck.quartets:
+            print(f"  {q.name}: {', '.join(q.cards)}")
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .game import Game
+
+    deck = _deck(args.deck)
+    rules = _rules(args)
+    bots = [make_bot(b, seed=args.seed * 31 + i) for i, b in enumerate(_bots(args.bots))]
+    game = Game(deck, players=len(bots), seed=args.seed, rules=rules)
+    play(game, bots)
+    if args.json:
+        out = game.to_dict()
+        out["bots"] = [b.name for b in bots]
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    names = [f"P{i}({b.name})" for i, b in enumerate(bots)]
+    for ev in game.log[1:]:
+        if isinstance(ev, Asked):
+            print(f"{names[ev.asker]} asks {names[ev.target]} for {deck.full_name(ev.card)}: "
+                  f"{'yes' if ev.hit else 'no'}")
+        elif isinstance(ev, Laid):
+            print(f"{names[ev.player]} lays {deck.quartets[ev.quartet].name}")
+        elif isinstance(ev, Drew):
+            print(f"{names[ev.player]} draws a card")
+        elif isinstance(ev, Revealed):
+            print(f"{names[ev.player]} turns up {deck.full_name(ev.card)}")
+    print(f"quartets: {list(game.quartets)}; winner(s): {', '.join(names[w] for w in game.winners)}; "
+          f"{game.asks} asks")
+    return 0
+
+
+def _cmd_infer(args: argparse.Namespace) -> int:
+    from .game import Game
+
+    deck = _deck(args.deck)
+    rules = _rules(args)
+    bots = [make_bot(b, seed=args.seed * 31 + i) for i, b in enumerate(_bots(args.bots))]
+    game = Game(deck, players=len(bots), seed=args.seed, rules=rules)
+    for s, b in enumerate(bots):
+        b.start(game, s)
+    while not game.is_over and game.asks < args.asks:
+        act = bots[game.to_move].choose()
+        if act[0] == "ask":
+            game.ask(act[1], act[2])  # type: ignore[misc]
+        else:
+            game.reveal(act[1])
+    if not 0 <= args.seat < game.players:
+        raise InvalidStateError(f"--seat must be in 0..{game.players - 1}, got {args.seat}")
+    k = Knowledge.from_game(game, args.seat)
+    if args.json:
+        print(json.dumps(k.to_dict(), ensure_ascii=False))
+    else:
+        print(f"after {game.asks} asks, seen by player {args.seat} (hand: {deck.format(game.hand(args.seat))})")
+        print(k.pretty())
+    return 0
+
+
+def _add_game_args(p: argparse.ArgumentParser, bots_default: str) -> None:
+    p.add_argument("--bots", default=bots_default,
+                   help=f"comma-separated bots, one per seat: novice, memory, inference (default {bots_default})")
+    p.add_argument("--deck", default="classic",
+                   help="classic (32), nature (40), world (48), standard, standard:AKQJ..., or a .json/.toml file")
+    p.add_argument("--rules", default="standard", help=f"preset: {', '.join(Rules.PRESETS)}")
+    p.add_argument("--bonus-turn", action="store_true", help="completing a quartet earns a free miss")
+    p.add_argument("--dealer-takes-rest", action="store_true", help="the dealer takes the deal's remainder")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
 
 def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add the kwartet commands to the ``kwartet`` group parser."""
-    parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=type(parser))
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=type(parser))
+    si = sub.add_parser(
+        "simulate",
+        help="play many games between bots: win rates, quartets, game length",
+        description="Simulate Kwartet games between bots (seats rotated) and report win rates with 95%% "
+        "confidence intervals, the distribution of quartets per bot and the game length.",
+    )
+    _add_game_args(si, "inference,memory,novice,novice")
+    si.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    si.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
+    si.add_argument("--plot", metavar="FILE.png", help="write a histogram of quartets per bot (needs matplotlib)")
+    si.add_argument("--quiet", action="store_true", help="no progress output")
+    si.add_argument("--progress", action="store_true", help="progress output even with --json")
+    add_common(si)
+    si.set_defaults(handler=_cmd_simulate)
+
+    de = sub.add_parser("deck", help="list the quartets and cards of a deck",
+                        description="Show a deck: built-in themed, standard, or loaded from a JSON/TOML file.")
+    de.add_argument("--deck", default="classic", help="deck name, standard[:RANKS] or a .json/.toml file")
+    add_common(de)
+    de.set_defaults(handler=_cmd_deck)
+
+    pl = sub.add_parser("play", help="play one game between bots and print its log",
+                        description="Play one game between bots and print every ask, answer and lay.")
+    _add_game_args(pl, "inference,memory,novice,novice")
+    add_common(pl)
+    pl.set_defaults(handler=_cmd_play)
+
+    inf = sub.add_parser("infer", help="exact card-location probabilities at a point of a bot game",
+                         description="Play a bot game for --asks asks and print the exact posterior of every "
+                         "card's location as seen by --seat.")
+    _add_game_args(inf, "memory,memory,memory,memory")
+    inf.add_argument("--asks", type=int, default=20, help="stop after this many asks (default 20)")
+    inf.add_argument("--seat", type=int, default=0, help="the observer (default 0)")
+    add_common(inf)
+    inf.set_defaults(handler=_cmd_infer)
+
+

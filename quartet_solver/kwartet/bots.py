@@ -1,0 +1,291 @@
+"""Kwartet bots: a novice, a bot with memory, and a bot with exact inference.
+
+A bot is started once per game with :meth:`Bot.start` and asked for an action
+with :meth:`Bot.choose`, which returns ``("ask", target, card)`` or, in memory
+Kwartet, ``("reveal", position)``.  Bots read only their :class:`View` of the
+game: their own hand, public facts and the event log (their own draws shown).
+Every bot takes a ``seed``; given the same seed and game it plays the same.
+
+>>> from quartet_solver.kwartet import Deck, Game
+>>> g = Game(Deck.themed(), players=4, seed=5)
+>>> bots = [InferenceBot(seed=1), MemoryBot(seed=2), NoviceBot(seed=3), NoviceBot(seed=4)]
+>>> play(g, bots).is_over
+True
+"""
+
+from __future__ import annotations
+
+import random as _random
+from typing import Any, Union
+
+from ..errors import InvalidStateError
+from .game import Asked, Drew, Event, Game, Laid, Revealed
+from .knowledge import Knowledge
+
+__all__ = ["Bot", "View", "NoviceBot", "MemoryBot", "InferenceBot", "Action", "play"]
+
+Action = Union[tuple[str, int, int], tuple[str, int]]
+
+
+class View:
+    """What seat ``seat`` may see of ``game``."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    @property
+    def deck(self):  # type: ignore[no-untyped-def]
+        return self._game.deck
+
+    @property
+    def players(self) -> int:
+        return self._game.players
+
+    @property
+    def rules(self):  # type: ignore[no-untyped-def]
+        return self._game.rules
+
+    @property
+    def hand(self) -> int:
+        """Own hand (mask)."""
+        return self._game.hand(self.seat)
+
+    @property
+    def initial_hand(self) -> int:
+        return self._game.initial_hands[self.seat]
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return self._game.hand_sizes
+
+    @property
+    def dealer(self) -> int:
+        return self._game.dealer
+
+    def targets(self) -> list[int]:
+        return self._game.targets(self.seat)
+
+    def askable(self) -> int:
+        return self._game.askable_mask(self.seat)
+
+    def legal_asks(self) -> list[tuple[int, int]]:
+        return self._game.legal_asks(self.seat)
+
+    def can_reveal(self) -> bool:
+        return self._game.can_reveal()
+
+    @property
+    def middle(self) -> int:
+        return self._game.pile_size
+
+    def events_since(self, start: int) -> list[Event]:
+        """Events from index ``start`` on, as this seat saw them."""
+        out = []
+        for e in self._game._history[start:]:
+            if isinstance(e, Drew) and e.player != self.seat:
+                e = Drew(e.player)
+            out.append(e)
+        return out
+
+    @property
+    def n_events(self) -> int:
+        return len(self._game._history)
+
+
+class Bot:
+    """Base class: subclasses implement :meth:`choose`."""
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = _random.Random(seed)
+        self.view: View | None = None
+
+    def start(self, game: Game, seat: int) -> None:
+        """Begin a new game in seat ``seat``."""
+        self.view = View(game, seat)
+
+    def choose(self) -> Action:
+        """The next action of this bot's seat (it is its turn)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class NoviceBot(Bot):
+    """Asks a uniformly random askable card from a uniformly random opponent holding
+    cards; no memory.  In memory Kwartet it turns up a middle card one time in five
+    (always when its hand is empty)."""
+
+    name = "novice"
+
+    def choose(self) -> Action:
+        v = self.view
+        assert v is not None
+        targets = v.targets()
+        cards = _bits(v.askable())
+        if v.can_reveal() and (not targets or not cards or self.rng.random() < 0.2):
+            return ("reveal", self.rng.randrange(v.middle))
+        if not targets or not cards:
+            raise InvalidStateError(f"seat {v.seat} has no legal action")
+        t = targets[self.rng.randrange(len(targets))]
+        c = cards[self.rng.randrange(len(cards))]
+        return ("ask", t, c)
+
+
+class MemoryBot(Bot):
+    """Remembers public facts: who received which card (a hit, a reveal), who was
+    asked for a card and said no, who asked for a quartet.  Asks a card whose holder it
+    knows; otherwise the most plausible opponent for a card of the quartet it holds the
+    most of."""
+
+    name = "memory"
+
+    def start(self, game: Game, seat: int) -> None:
+        super().start(game, seat)
+        n = game.players
+        self._seen = 1
+        self._holder = [-1] * len(game.deck)
+        self._notat = [0] * len(game.deck)
+        self._hasq = [0] * n  # per player: mask of quartets they asked for
+        self._public_q = 0  # quartets this seat has shown interest in
+
+    def _update(self) -> None:
+        v = self.view
+        assert v is not None
+        for e in v.events_since(self._seen):
+            self._observe(e)
+        self._seen = v.n_events
+
+    def _observe(self, e: Event) -> None:
+        if isinstance(e, Asked):
+            self._hasq[e.asker] |= 1 << (e.card // 4)
+            if e.asker == self.view.seat:  # type: ignore[union-attr]
+                self._public_q |= 1 << (e.card // 4)
+            if e.hit:
+                self._holder[e.card] = e.asker
+                self._notat[e.card] = 0
+            else:
+                self._notat[e.card] |= 1 << e.target | 1 << e.asker
+        elif isinstance(e, Revealed):
+            self._holder[e.card] = e.player
+        elif isinstance(e, Laid):
+            for c in range(4 * e.quartet, 4 * e.quartet + 4):
+                self._holder[c] = -2
+            for p in range(len(self._hasq)):
+                self._hasq[p] &= ~(1 << e.quartet)
+        elif isinstance(e, Drew):
+            b = ~(1 << e.player)
+            self._notat = [m & b for m in self._notat]
+
+    def _scores(self) -> list[tuple[float, int, int]]:
+        v = self.view
+        assert v is not None
+        hand = v.hand
+        out = []
+        for t in v.targets():
+            for c in _bits(v.askable()):
+                h = self._holder[c]
+                if h == t:
+                    s = 1.0
+                elif h >= 0 or self._notat[c] >> t & 1:
+                    s = 0.0
+                else:
+                    s = 0.5 + (0.25 if self._hasq[t] >> (c // 4) & 1 else 0.0)
+                out.append((s, t, c))
+        del hand
+        return out
+
+    def _pick(self, scored: list[tuple[float, int, int]]) -> Action:
+        v = self.view
+        assert v is not None
+        hand = v.hand
+        best = None
+        best_key: tuple[Any, ...] | None = None
+        for s, t, c in scored:
+            q = c // 4
+            held = (hand >> (4 * q) & 0xF).bit_count()
+            key = (round(s, 9), held, self._public_q >> q & 1, self.rng.random())
+            if best_key is None or key > best_key:
+                best, best_key = (t, c), key
+        if best is None:
+            raise InvalidStateError(f"seat {v.seat} has no legal action")
+        if v.can_reveal() and best_key is not None and best_key[0] < 0.3:
+            return ("reveal", self.rng.randrange(v.middle))
+        return ("ask", best[0], best[1])
+
+    def choose(self) -> Action:
+        v = self.view
+        assert v is not None
+        self._update()
+        scored = self._scores()
+        if not scored:
+            if v.can_reveal():
+                return ("reveal", self.rng.randrange(v.middle))
+            raise InvalidStateError(f"seat {v.seat} has no legal action")
+        return self._pick(scored)
+
+
+class InferenceBot(MemoryBot):
+    """Asks the (card, player) with the highest exact posterior probability
+    (:class:`~.knowledge.Knowledge`); among equally likely asks it prefers the
+    quartet it holds most of (finishing quartets) and then a quartet it has already
+    shown interest in (hiding information where it costs nothing).  Falls back to
+    :class:`MemoryBot` where exact inference is unavailable (opponents' unseen draws)."""
+
+    name = "inference"
+
+    def start(self, game: Game, seat: int) -> None:
+        super().start(game, seat)
+        self.knowledge: Knowledge | None = Knowledge(
+            game.deck, game.players, seat, game.initial_hands[seat], rules=game.rules, dealer=game.dealer
+        )
+
+    def _observe(self, e: Event) -> None:
+        super()._observe(e)
+        if self.knowledge is not None:
+            try:
+                self.knowledge.apply(e)
+            except InvalidStateError:
+                self.knowledge = None  # unseen draw: fall back to memory
+
+    def _scores(self) -> list[tuple[float, int, int]]:
+        if self.knowledge is None:
+            return super()._scores()
+        v = self.view
+        assert v is not None
+        probs = self.knowledge.probabilities()
+        cards = _bits(v.askable())
+        return [(float(probs[t, c]), t, c) for t in v.targets() for c in cards]
+
+
+def play(game: Game, bots: list[Bot], max_asks: int = 100_000) -> Game:
+    """Play ``game`` to the end with one bot per seat; returns the game.
+
+    Stops (leaving the game unfinished) after ``max_asks`` asks.
+    """
+    if len(bots) != game.players:
+        raise InvalidStateError(f"need {game.players} bots, one per seat, got {len(bots)}")
+    for seat, bot in enumerate(bots):
+        bot.start(game, seat)
+    while not game.is_over and game.asks < max_asks:
+        action = bots[game.to_move].choose()
+        if action[0] == "ask":
+            game.ask(action[1], action[2])  # type: ignore[misc]
+        else:
+            game.reveal(action[1])
+    return game

@@ -1,0 +1,578 @@
+"""Exact card-location inference for Kwartet from one player's point of view.
+
+The model (RULES.md, "Inference model"): every deal is equally likely a priori;
+the posterior is uniform over the deals consistent with the observer's own hand
+and every public event.  A deal is consistent when replaying the public log on
+it produces exactly that log:
+
+* an ask shows the asker held at least one card of the quartet and not the card;
+* a hit shows the target held the card (it then moves, publicly); a miss that
+  the target did not;
+* a lay shows the layer held all four; and because quartets are laid at once,
+  the *absence* of a lay shows that nobody held a complete quartet after the deal
+  or after receiving a card;
+* hand sizes are public; the side pile is a location like a hand.
+
+Since cards move only publicly, a deal fixes the current position of every card
+and vice versa; so the posterior is computed over the current positions of the
+cards whose place the observer does not know.  Every constraint concerns the
+cards of one quartet, so a dynamic programme over quartets (in the compiled
+core) counts the consistent deals with per-location hand-size constraints, and
+forward/backward tables give every card's marginal.  Counts are **exact**
+integers (128-bit in the kernel, Python ints here); probabilities are the exact
+ratios rounded once to float64, or exact :class:`fractions.Fraction` values with
+``exact=True``.
+
+Covered: the standard game, the dealer taking the remainder, the bonus turn,
+memory Kwartet (the middle is the pile location; a reveal is a public move).
+Not covered: an opponent's unseen draw in the draw-pile hybrid raises
+:class:`~quartet_solver.errors.InvalidStateError`.
+
+>>> from quartet_solver.kwartet import Deck, PILE
+>>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
+>>> k.count()   # 11 unknown cards: 5 + 5 for the others, 1 aside; nobody holds all four kings
+2688
+>>> k.probability(1, "Ks"), k.probability(PILE, "Ks")
+(0.453125, 0.09375)
+>>> k.ask(asker=1, target=2, card="Ks", success=True)
+>>> k.probability(1, "Ks")
+1.0
+>>> k.lay(player=1, quartet="K")
+>>> k.ask(asker=1, target=0, card="Ah", success=False)
+>>> k.count(), k.probabilities().shape
+(25, (4, 16))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from ..errors import IllegalActionError, InvalidStateError, SolverError
+from .decks import CardLike, Deck, QuartetLike
+from .game import Asked, Dealt, Drew, Event, Game, Laid, Revealed
+from .rules import Rules, check_players
+
+__all__ = ["Knowledge", "PILE"]
+
+PILE = -1
+"""The location of the side pile (also the last row of :meth:`Knowledge.probabilities`)."""
+
+_UNKNOWN = -1
+_LAID = -2
+
+
+class Knowledge:
+    """What one player (``me``) can infer about every card's location.
+
+    ``Knowledge(deck, players, me, hand)``; hand sizes follow the deal (equal
+    hands, the remainder aside; pass ``rules``/``dealer`` for the dealer taking
+    it, or ``hand_sizes`` and ``pile`` explicitly).  Feed the public events with
+    :meth:`ask`, :meth:`lay`, :meth:`reveal`, :meth:`draw` (or :meth:`apply`),
+    then query :meth:`probability`, :meth:`probabilities`, :meth:`count`,
+    :meth:`certain`.  Locations are seats ``0 .. players - 1`` and :data:`PILE`.
+    """
+
+    def __init__(
+        self,
+        deck: Deck,
+        players: int,
+        me: int,
+        hand: str | Iterable[CardLike] | int,
+        *,
+        rules: Rules | None = None,
+        dealer: int | None = None,
+        hand_sizes: Iterable[int] | None = None,
+        pile: int | None = None,
+    ) -> None:
+        if not isinstance(deck, Deck):
+            raise InvalidStateError(f"deck must be a kwartet.Deck, got {deck!r}")
+        check_players(players)
+        if isinstance(me, bool) or not isinstance(me, int) or not 0 <= me < players:
+            raise InvalidStateError(f"me must be a seat in 0..{players - 1}, got {me!r}")
+        rules = Rules() if rules is None else rules
+        if hand_sizes is None:
+            sizes, pile_size = rules.deal_sizes(len(deck), players, players - 1 if dealer is None else dealer)
+        else:
+            sizes = [int(s) for s in hand_sizes]
+            pile_size = len(deck) - sum(sizes) if pile is None else int(pile)
+            if len(sizes) != players or min(sizes) < 0 or pile_size < 0 or sum(sizes) + pile_size != len(deck):
+                raise InvalidStateError(
+                    f"hand sizes {sizes} and pile {pile_size} do not add up to the {len(deck)} cards of the deck"
+                )
+        hmask = hand if isinstance(hand, int) and not isinstance(hand, bool) else deck.mask(hand) if hand else 0
+        if not 0 <= hmask <= deck.full_mask:
+            raise InvalidStateError(f"hand mask {hand!r} outside the deck")
+        if hmask.bit_count() != sizes[me]:
+            raise InvalidStateError(
+                f"player {me} must hold {sizes[me]} cards after the deal, got {hmask.bit_count()}: "
+                f"{deck.format(hmask)!r}"
+            )
+        self.deck = deck
+        self.players = players
+        self.me = me
+        self._n = len(deck)
+        self._nq = deck.n_quartets
+        self._pile_loc = players
+        self._sizes = list(sizes) + [pile_size]
+        self._where = [_UNKNOWN] * self._n  # known location of each card, or _UNKNOWN/_LAID
+        for c in range(self._n):
+            if hmask >> c & 1:
+                self._where[c] = me
+        self._known = [0] * (players + 1)  # mask of known cards per location
+        self._known[me] = hmask
+        self._neg = [0] * self._n  # per unknown card: bitmask of impossible locations
+        for c in range(self._n):
+            self._neg[c] = 1 << me  # my hand is known exactly
+        if pile_size == 0:
+            for c in range(self._n):
+                self._neg[c] |= 1 << self._pile_loc
+        self._pos: list[list[int]] = []  # [player, mask]: player holds >= 1 card of mask
+        self._noc: list[list[int]] = []  # [player, mask]: player does not hold all of mask
+        self._pending = [(p, q) for p in range(players) if p != me for q in range(self._nq)]
+        self._laid_mask = 0
+        self._broken: str | None = None
+        self._version = 0
+        self._cache: tuple[int, Any] | None = None
+        self.events: list[Event] = []
+
+    # -- construction from a game / log ---------------------------------------------
+
+    @classmethod
+    def from_game(cls, game: Game, me: int) -> Knowledge:
+        """The knowledge of seat ``me`` after everything that happened in ``game``."""
+        k = cls(game.deck, game.players, me, game.initial_hands[me], rules=game.rules, dealer=game.dealer)
+        for ev in game.private_log(me)[1:]:
+            k.apply(ev)
+        return k
+
+    @classmethod
+    def from_log(cls, deck: Deck, log: Iterable[Event], me: int, hand: str | Iterable[CardLike] | int) -> Knowledge:
+        """Replay a public log (starting with its :class:`~.game.Dealt` event) for seat ``me``
+        whose dealt hand was ``hand``."""
+        events = list(log)
+        if not events or not isinstance(events[0], Dealt):
+            raise InvalidStateError("a Kwartet log starts with the Dealt event")
+        d = events[0]
+        k = cls(deck, len(d.hand_sizes), me, hand, hand_sizes=d.hand_sizes, pile=d.pile)
+        for ev in events[1:]:
+            k.apply(ev)
+        return k
+
+    def apply(self, event: Event) -> None:
+        """Apply one event value from a game log."""
+        if isinstance(event, Asked):
+            self.ask(event.asker, event.target, event.card, event.hit)
+        elif isinstance(event, Laid):
+            self.lay(event.player, event.quartet)
+        elif isinstance(event, Revealed):
+            self.reveal(event.player, event.card)
+        elif isinstance(event, Drew):
+            self.draw(event.player, event.card)
+        elif isinstance(event, Dealt):
+            raise InvalidStateError("the Dealt event starts a log; build the Knowledge from it (from_log)")
+        else:
+            raise InvalidStateError(f"not a Kwartet event: {event!r}")
+
+    # -- events --------------------------------------------------------------------------
+
+    def _seat(self, p: object, what: str) -> int:
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < self.players:
+            raise InvalidStateError(f"{what} must be a seat in 0..{self.players - 1}, got {p!r}")
+        return p
+
+    def _fail(self, message: str) -> None:
+        raise InvalidStateError(f"{message} (inconsistent with what player {self.me} knows)")
+
+    def _flush(self) -> None:
+        for p, q in self._pending:
+            if self._laid_mask >> (4 * q) & 0xF:
+                continue
+            qmask = 0xF << (4 * q)
+            if any(self._known[loc] & qmask for loc in range(self.players + 1) if loc != p):
+                continue  # a card of the quartet is known elsewhere
+            s = qmask & ~self._known[p]
+            if not s:
+                self._fail(f"player {p} holds all of quartet {self.deck.quartets[q].name!r} without laying it")
+            self._noc.append([p, s])
+        self._pending = []
+
+    def _resolve(self, c: int, loc: int) -> None:
+        """Unknown card ``c`` turns out to have been at ``loc`` since the deal."""
+        if self._neg[c] >> loc & 1:
+            self._fail(f"card {self.deck.full_name(c)!r} cannot be at {self._loc_name(loc)}")
+        bit = 1 << c
+        keep = []
+        for p, m in self._pos:
+            if m & bit:
+                if p == loc:
+                    continue
+                m &= ~bit
+                if not m:
+                    self._fail(f"player {p} held no card that could satisfy an earlier ask")
+            keep.append([p, m])
+        self._pos = keep
+        keep = []
+        for p, m in self._noc:
+            if m & bit:
+                if p != loc:
+                    continue
+                m &= ~bit
+                if not m:
+                    self._fail(f"player {p} held a complete quartet without laying it")
+            keep.append([p, m])
+        self._noc = keep
+        self._where[c] = loc
+        self._known[loc] |= bit
+
+    def _move(self, c: int, src: int, dst: int) -> None:
+        self._known[src] &= ~(1 << c)
+        self._known[dst] |= 1 << c
+        self._where[c] = dst
+        self._sizes[src] -= 1
+        self._sizes[dst] += 1
+
+    def _loc_name(self, loc: int) -> str:
+        return "the pile" if loc == self._pile_loc else f"player {loc}"
+
+    def _touch(self) -> None:
+        self._version += 1
+
+    def ask(self, asker: int, target: int, card: CardLike, success: bool) -> None:
+        """``asker`` asked ``target`` for ``card``; ``success`` whether it was handed over."""
+        asker = self._seat(asker, "asker")
+        target = self._seat(target, "target")
+        c = self.deck.card(card)
+        name = self.deck.full_name(c)
+        if asker == target:
+            raise IllegalActionError(f"player {asker} cannot ask themselves for {name!r}")
+        if self._sizes[asker] == 0:
+            raise IllegalActionError(f"player {asker} has no cards and cannot ask for {name!r}")
+        if self._sizes[target] == 0:
+            raise IllegalActionError(f"player {asker} asks player {target} for {name!r}, but player {target} is out")
+        if self._where[c] == _LAID:
+            raise IllegalActionError(f"card {name!r} is already laid")
+        self._flush()
+        self.events.append(Asked(asker, target, c, bool(success)))
+        self._touch()
+        q = c // 4
+        qmask = 0xF << (4 * q)
+        # the asker holds >= 1 card of the quartet and not the card
+        if self._where[c] == asker:
+            raise IllegalActionError(f"player {asker} asks for {name!r} but holds it")
+        if asker == self.me and not self._known[asker] & qmask:
+            raise IllegalActionError(
+                f"player {asker} asks for {name!r} but holds no card of {self.deck.quartets[q].name!r}"
+            )
+        if self._where[c] == _UNKNOWN:
+            self._neg[c] |= 1 << asker
+        if not self._known[asker] & qmask:
+            s = qmask & ~self._known_mask_all()
+            if not s:
+                self._fail(f"player {asker} asks for {name!r} but cannot hold a card of its quartet")
+            self._pos.append([asker, s])
+        w = self._where[c]
+        if success:
+            if w == _UNKNOWN:
+                self._resolve(c, target)
+            elif w != target:
+                self._fail(f"player {target} handed over {name!r} but it is at {self._loc_name(w)}")
+            self._move(c, target, asker)
+            self._pending.append((asker, q))
+        else:
+            if w == target:
+                self._fail(f"player {target} denied {name!r} but holds it")
+            if w == _UNKNOWN:
+                self._neg[c] |= 1 << target
+
+    def _known_mask_all(self) -> int:
+        m = self._laid_mask
+        for x in self._known:
+            m |= x
+        return m
+
+    def lay(self, player: int, quartet: QuartetLike) -> None:
+        """``player`` laid ``quartet`` down (right after the deal or after completing it)."""
+        p = self._seat(player, "player")
+        q = self.deck.quartet(quartet)
+        qname = self.deck.quartets[q].name
+        if self._laid_mask >> (4 * q) & 0xF:
+            raise IllegalActionError(f"quartet {qname!r} is already laid")
+        if (p, q) in self._pending:
+            self._pending.remove((p, q))
+        self.events.append(Laid(p, q))
+        self._touch()
+        for c in range(4 * q, 4 * q + 4):
+            w = self._where[c]
+            if w == _UNKNOWN:
+                self._resolve(c, p)
+            elif w != p:
+                self._fail(f"player {p} lays {qname!r} but {self.deck.full_name(c)!r} is at {self._loc_name(w)}")
+        for c in range(4 * q, 4 * q + 4):
+            self._where[c] = _LAID
+        self._known[p] &= ~(0xF << (4 * q))
+        self._sizes[p] -= 4
+        self._laid_mask |= 0xF << (4 * q)
+        if self._sizes[p] < 0:
+            self._fail(f"player {p} lays {qname!r} with fewer than 4 cards")
+
+    def reveal(self, player: int, card: CardLike) -> None:
+        """Memory Kwartet: ``player`` turned up ``card`` from the middle (the pile) and took it."""
+        p = self._seat(player, "player")
+        c = self.deck.card(card)
+        self._flush()
+        self.events.append(Revealed(p, c))
+        self._touch()
+        w = self._where[c]
+        if w == _UNKNOWN:
+            self._resolve(c, self._pile_loc)
+        elif w != self._pile_loc:
+            self._fail(f"{self.deck.full_name(c)!r} revealed from the middle but it is at {self._loc_name(w)}")
+        if self._sizes[self._pile_loc] <= 0:
+            self._fail("a card revealed from an empty middle")
+        self._move(c, self._pile_loc, p)
+        self._pending.append((p, c // 4))
+
+    def draw(self, player: int, card: CardLike | None = None) -> None:
+        """Draw-pile hybrid: ``player`` drew from the pile.  Only the observer's own draws
+        (with ``card``) are covered exactly; an unseen draw raises ``InvalidStateError``."""
+        p = self._seat(player, "player")
+        if p != self.me or card is None:
+            self._broken = f"player {p} drew an unseen card"
+            raise InvalidStateError(
+                f"exact inference does not cover unseen draws (player {p} drew from the pile)"
+            )
+        c = self.deck.card(card)
+        self._flush()
+        self.events.append(Drew(p, c))
+        self._touch()
+        w = self._where[c]
+        if w == _UNKNOWN:
+            self._resolve(c, self._pile_loc)
+        elif w != self._pile_loc:
+            self._fail(f"{self.deck.full_name(c)!r} drawn from the pile but it is at {self._loc_name(w)}")
+        if self._sizes[self._pile_loc] <= 0:
+            self._fail("a card drawn from an empty pile")
+        self._move(c, self._pile_loc, p)
+        self._pending.append((p, c // 4))
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Current hand sizes by seat."""
+        return tuple(self._sizes[: self.players])
+
+    @property
+    def pile_size(self) -> int:
+        """Current size of the pile."""
+        return self._sizes[self._pile_loc]
+
+    @property
+    def laid_mask(self) -> int:
+        """Mask of the laid cards (their probability columns are zero)."""
+        return self._laid_mask
+
+    def _loc(self, location: int) -> int:
+        if location == PILE:
+            return self._pile_loc
+        return self._seat(location, "location")
+
+    def _solve(self) -> tuple[int, np.ndarray, np.ndarray]:
+        """(total, num_hi, num_lo) with num indexed [location, card]; cached."""
+        if self._cache is not None and self._cache[0] == self._version:
+            return self._cache[1]
+        if self._broken:
+            raise InvalidStateError(f"exact inference unavailable: {self._broken}")
+        players, nl = self.players, self.players + 1
+        # constraints, with the pending no-complete checks materialised
+        noc = [list(x) for x in self._noc]
+        for p, q in self._pending:
+            if self._laid_mask >> (4 * q) & 0xF:
+                continue
+            qmask = 0xF << (4 * q)
+            if any(self._known[loc] & qmask for loc in range(nl) if loc != p):
+                continue
+            s = qmask & ~self._known[p]
+            if not s:
+                self._fail(f"player {p} holds a complete quartet without laying it")
+            noc.append([p, s])
+        locs = [loc for loc in range(nl) if loc != self.me]
+        if self._sizes[self._pile_loc] == 0:
+            locs.remove(self._pile_loc)
+        caps_full = [self._sizes[loc] - self._known[loc].bit_count() for loc in range(nl)]
+        if any(caps_full[loc] < 0 for loc in locs):
+            self._fail("a location holds more known cards than its size")
+        locs.sort(key=lambda loc: caps_full[loc])  # largest capacity last (the implicit dimension)
+        L = len(locs)
+        lidx = {loc: i for i, loc in enumerate(locs)}
+        caps = np.array([caps_full[loc] for loc in locs], dtype=np.int32)
+        known_all = self._known_mask_all()
+        unknown = self.deck.full_mask & ~known_all
+        if unknown.bit_count() != int(caps.sum()):
+            self._fail(f"{unknown.bit_count()} unknown cards for {int(caps.sum())} open places")
+        nq = self._nq
+        ucount = np.zeros(nq, dtype=np.int32)
+        neg = np.zeros(nq * 4, dtype=np.uint8)
+        slot_card = np.full((nq, 4), -1, dtype=np.int64)
+        slot_of = {}
+        for q in range(nq):
+            k = 0
+            for c in range(4 * q, 4 * q + 4):
+                if unknown >> c & 1:
+                    slot_card[q, k] = c
+                    slot_of[c] = (q, k)
+                    nb = self._neg[c]
+                    bits = 0
+                    for loc, i in lidx.items():
+                        if nb >> loc & 1:
+                            bits |= 1 << i
+                    neg[q * 4 + k] = bits
+                    k += 1
+            ucount[q] = k
+        cons = []
+        for kind, lst in ((0, self._pos), (1, noc)):
+            for p, m in lst:
+                q = (m & -m).bit_length() - 1 >> 2
+                smask = 0
+                for c in range(4 * q, 4 * q + 4):
+                    if m >> c & 1:
+                        smask |= 1 << slot_of[c][1]
+                if p not in lidx:
+                    if kind == 0:
+                        self._fail(f"player {p} must hold a card but has no unknown places")
+                    continue  # "not all at p" holds trivially
+                cons.append((q, lidx[p], smask, kind))
+        cons.sort()
+        cq = np.array([x[0] for x in cons], dtype=np.int32)
+        cl = np.array([x[1] for x in cons], dtype=np.int32)
+        cm = np.array([x[2] for x in cons], dtype=np.uint8)
+        ck = np.array([x[3] for x in cons], dtype=np.uint8)
+        states = 1
+        for x in caps[:-1]:
+            states *= int(x) + 1
+        if states * (nq + 1) > 20_000_000:
+            raise SolverError(f"posterior too large: {states} states x {nq + 1} quartets")
+        if L == 0:
+            th, tl = 0, 1  # nothing unknown: exactly one deal
+            nh = np.zeros((0, nq, 4), dtype=np.uint64)
+            nlo = nh
+        else:
+            th, tl, nh, nlo = _core.kw_posterior(L, caps, nq, ucount, neg, cq, cl, cm, ck)
+        total = (th << 64) | tl
+        if total == 0:
+            self._fail("no deal is consistent with the events")
+        # scatter to [location, card]
+        hi = np.zeros((nl, self._n), dtype=np.uint64)
+        lo = np.zeros((nl, self._n), dtype=np.uint64)
+        mask_valid = slot_card >= 0
+        cards_flat = slot_card[mask_valid]
+        for loc, i in lidx.items():
+            hi[loc, cards_flat] = nh[i][mask_valid]
+            lo[loc, cards_flat] = nlo[i][mask_valid]
+        result = (total, hi, lo)
+        self._cache = (self._version, result)
+        return result
+
+    def count(self) -> int:
+        """The number of deals consistent with the observer's hand and the events (exact)."""
+        return self._solve()[0]
+
+    def probabilities(self, exact: bool = False) -> np.ndarray:
+        """Shape ``(players + 1, len(deck))``: row ``p`` is seat ``p``, the last row
+        (index :data:`PILE`) the pile; column ``c`` is card ``c``.  Each column of a card
+        not yet laid sums to 1; laid cards have zero columns.  ``exact=True`` gives an
+        object array of :class:`~fractions.Fraction`.
+        """
+        total, hi, lo = self._solve()
+        nl = self.players + 1
+        if exact:
+            out = np.empty((nl, self._n), dtype=object)
+            for loc in range(nl):
+                for c in range(self._n):
+                    out[loc, c] = Fraction((int(hi[loc, c]) << 64) | int(lo[loc, c]), total)
+            for c in range(self._n):
+                w = self._where[c]
+                if w >= 0:
+                    out[w, c] = Fraction(1)
+            return out
+        tf = float(total)
+        if total < 1 << 53:
+            probs = lo.astype(np.float64) / tf
+        else:
+            probs = (hi.astype(np.float64) * 18446744073709551616.0 + lo.astype(np.float64)) / tf
+        for c in range(self._n):
+            w = self._where[c]
+            if w >= 0:
+                probs[w, c] = 1.0
+        return probs
+
+    def probability(self, location: int, card: CardLike, exact: bool = False) -> float | Fraction:
+        """Posterior probability that ``card`` is now at ``location`` (a seat or :data:`PILE`)."""
+        loc = self._loc(location)
+        c = self.deck.card(card)
+        w = self._where[c]
+        if w != _UNKNOWN:
+            v = 1 if w == loc else 0
+            return Fraction(v) if exact else float(v)
+        total, hi, lo = self._solve()
+        num = (int(hi[loc, c]) << 64) | int(lo[loc, c])
+        return Fraction(num, total) if exact else num / total
+
+    def certain(self) -> dict[int, int]:
+        """Cards whose location is certain, as ``{location: mask}`` (seats and
+        :data:`PILE`; only locations with at least one card)."""
+        total, hi, lo = self._solve()
+        out: dict[int, int] = {}
+        for loc in range(self.players + 1):
+            m = self._known[loc]
+            for c in range(self._n):
+                if self._where[c] == _UNKNOWN and (int(hi[loc, c]) << 64 | int(lo[loc, c])) == total:
+                    m |= 1 << c
+            if m:
+                out[PILE if loc == self._pile_loc else loc] = m
+        return out
+
+    def known(self, location: int) -> int:
+        """Cards publicly traced to ``location`` (plus the observer's own hand), a mask."""
+        return self._known[self._loc(location)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary: deals, hand sizes, certain facts, probabilities by name."""
+        probs = self.probabilities()
+        names = [str(p) for p in range(self.players)] + ["pile"]
+        return {
+            "me": self.me,
+            "deals": str(self.count()),
+            "hand_sizes": list(self.hand_sizes),
+            "pile": self.pile_size,
+            "certain": {("pile" if loc == PILE else str(loc)): self.deck.names(m) for loc, m in self.certain().items()},
+            "probabilities": {
+                self.deck.full_name(c): {names[i]: float(probs[i, c]) for i in range(self.players + 1) if probs[i, c] > 0}
+                for c in range(self._n)
+                if not self._laid_mask >> c & 1
+            },
+        }
+
+    def pretty(self) -> str:
+        """A text table: one line per card not laid, probability per location."""
+        probs = self.probabilities()
+        head = ["card".ljust(28)] + [f"P{p}".rjust(6) for p in range(self.players)] + ["pile".rjust(6)]
+        lines = [" ".join(head)]
+        for c in range(self._n):
+            if self._laid_mask >> c & 1:
+                continue
+            cells = [self.deck.full_name(c)[:28].ljust(28)]
+            for loc in range(self.players + 1):
+                v = probs[loc, c]
+                cells.append(("1" if v == 1 else "-" if v == 0 else f"{v:.3f}").rjust(6))
+            lines.append(" ".join(cells))
+        lines.append(f"consistent deals: {self.count()}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<kwartet.Knowledge me={self.me} players={self.players} events={len(self.events)}>"

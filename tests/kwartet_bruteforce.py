@@ -1,0 +1,134 @@
+"""Brute-force reference for Kwartet inference: enumerate every deal consistent
+with the observer's hand, replay the public log on it, keep the deals that
+reproduce the log exactly, and count where each card is now.
+
+Obviously correct and slow; only for tiny decks.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from quartet_solver.kwartet.game import Asked, Dealt, Drew, Laid, Revealed
+
+
+def _complete(hand: int, nq: int) -> set[int]:
+    return {q for q in range(nq) if hand >> (4 * q) & 0xF == 0xF}
+
+
+def replay_ok(hands: list[int], pile: int, log, nq: int) -> tuple[list[int], int] | None:
+    """Replay ``log`` (after its Dealt event) on a deal; the final hands/pile or None."""
+    hands = list(hands)
+    events = list(log[1:])
+    i = 0
+    # immediate lays after the deal
+    initial_lays = set()
+    while i < len(events) and isinstance(events[i], Laid):
+        initial_lays.add((events[i].player, events[i].quartet))
+        i += 1
+    expect = {(p, q) for p in range(len(hands)) for q in _complete(hands[p], nq)}
+    if expect != initial_lays:
+        return None
+    for p, q in initial_lays:
+        hands[p] &= ~(0xF << (4 * q))
+    while i < len(events):
+        e = events[i]
+        i += 1
+        if isinstance(e, Asked):
+            q = e.card // 4
+            a, t = e.asker, e.target
+            if not hands[a] >> (4 * q) & 0xF or hands[a] >> e.card & 1:
+                return None
+            has = bool(hands[t] >> e.card & 1)
+            if has != e.hit:
+                return None
+            if not has:
+                continue
+            hands[t] &= ~(1 << e.card)
+            hands[a] |= 1 << e.card
+            receiver = a
+        elif isinstance(e, Revealed):
+            if not pile >> e.card & 1:
+                return None
+            pile &= ~(1 << e.card)
+            hands[e.player] |= 1 << e.card
+            q = e.card // 4
+            receiver = e.player
+        elif isinstance(e, Laid):
+            return None  # lays only follow a completion (handled below)
+        else:
+            raise ValueError(f"brute force does not handle {e!r}")
+        complete = hands[receiver] >> (4 * q) & 0xF == 0xF
+        laid_next = i < len(events) and isinstance(events[i], Laid) and events[i] == Laid(receiver, q)
+        if complete != laid_next:
+            return None
+        if complete:
+            hands[receiver] &= ~(0xF << (4 * q))
+            i += 1
+    return hands, pile
+
+
+def brute_posterior(n_cards: int, log, me: int, my_hand: int):
+    """(count, {(location, card): count}) with location = seat or 'pile'."""
+    d: Dealt = log[0]
+    sizes = list(d.hand_sizes)
+    players = len(sizes)
+    nq = n_cards // 4
+    rest = [c for c in range(n_cards) if not my_hand >> c & 1]
+    others = [p for p in range(players) if p != me]
+    caps = {p: sizes[p] for p in others}
+    if d.pile:
+        caps["pile"] = d.pile
+    assert sum(caps.values()) == len(rest)
+    counts: dict[tuple[object, int], int] = {}
+    total = 0
+    for assign in _assignments(len(rest), caps):
+        hands = [0] * players
+        hands[me] = my_hand
+        pile = 0
+        for c, loc in zip(rest, assign):
+            if loc == "pile":
+                pile |= 1 << c
+            else:
+                hands[loc] |= 1 << c
+        out = replay_ok(hands, pile, log, nq)
+        if out is None:
+            continue
+        total += 1
+        fh, fp = out
+        for p in range(players):
+            for c in range(n_cards):
+                if fh[p] >> c & 1:
+                    counts[(p, c)] = counts.get((p, c), 0) + 1
+        for c in range(n_cards):
+            if fp >> c & 1:
+                counts[("pile", c)] = counts.get(("pile", c), 0) + 1
+    return total, counts
+
+
+def _assignments(n: int, caps: dict):
+    """Every way to give n cards (in order) to locations with these capacities."""
+    locs = list(caps)
+    left = dict(caps)
+    cur: list[object] = []
+
+    def rec(i):
+        if i == n:
+            yield tuple(cur)
+            return
+        for loc in locs:
+            if left[loc]:
+                left[loc] -= 1
+                cur.append(loc)
+                yield from rec(i + 1)
+                cur.pop()
+                left[loc] += 1
+
+    yield from rec(0)
+
+
+def brute_probabilities(n_cards: int, log, me: int, my_hand: int):
+    """Exact probability table as {(location, card): Fraction} plus the count."""
+    total, counts = brute_posterior(n_cards, log, me, my_hand)
+    return total, {k: Fraction(v, total) for k, v in counts.items()} if total else {}

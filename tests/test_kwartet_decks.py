@@ -1,0 +1,172 @@
+"""Kwartet decks: standard and themed decks, file loading, fuzzed bad input, CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from quartet_solver.errors import InvalidStateError, NotationError, QuartetError
+from quartet_solver.kwartet import THEMED_DECKS, Deck, Quartet
+
+
+def test_standard_decks():
+    d = Deck.standard()
+    assert len(d) == 52 and d.n_quartets == 13 and d.is_standard
+    assert d.card("7h") == 4 * 5 + 2 and d.card_name(d.card("10s")) == "Ts"
+    small = Deck.standard("AKQJ")
+    assert small.quartet_names == ("J", "Q", "K", "A")
+    with pytest.raises(NotationError, match="not in the deck"):
+        small.card("7h")
+    with pytest.raises(NotationError):
+        Deck.standard("AAK")
+    with pytest.raises(NotationError):
+        Deck.standard("X")
+    with pytest.raises(InvalidStateError):
+        Deck.standard("A")  # one quartet is not a game
+
+
+@pytest.mark.parametrize("name", list(THEMED_DECKS))
+def test_themed_decks(name):
+    d = Deck.themed(name)
+    assert len(d) in (32, 40, 48)
+    assert Deck.themed(len(d)) == d
+    assert len(set(map(str.casefold, d.cards))) == len(d)
+    for i in range(len(d)):
+        assert d.card(d.card_name(i)) == i
+        assert d.card(d.full_name(i)) == i
+    assert Deck.from_dict(d.to_dict()) == d
+    assert Deck.loads(json.dumps(d.to_dict())) == d
+
+
+def test_file_loading(tmp_path):
+    d = Deck.themed("nature")
+    p = tmp_path / "deck.json"
+    p.write_text(json.dumps(d.to_dict()), encoding="utf-8")
+    assert Deck.from_file(p) == d
+    toml = 'name = "mini"\n' + "".join(
+        f'[[quartets]]\nname = "{q}"\ncards = ["{q}1", "{q}2", "{q}3", "{q}4"]\n' for q in "ABC"
+    )
+    t = tmp_path / "deck.toml"
+    t.write_text(toml, encoding="utf-8")
+    try:
+        import tomllib  # noqa: F401
+    except ImportError:
+        with pytest.raises(InvalidStateError, match="3.11"):
+            Deck.from_file(t)
+    else:
+        m = Deck.from_file(t)
+        assert m.name == "mini" and len(m) == 12 and m.card("B3") == 6
+    with pytest.raises(InvalidStateError, match="cannot read"):
+        Deck.from_file(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(NotationError, match="invalid JSON"):
+        Deck.from_file(bad)
+
+
+@pytest.mark.parametrize(
+    "data, match",
+    [
+        ([], "table"),
+        ({"quartets": []}, "2..13"),
+        ({"quartets": {"A": ["a", "b", "c"]}}, "exactly 4"),
+        ({"quartets": {"A": ["a", "b", "c", "a"], "B": ["1", "2", "3", "4"]}}, "repeats a card"),
+        ({"quartets": [{"name": "A", "cards": ["a", "b", "c", "d"]}, {"name": "a", "cards": ["1", "2", "3", "4"]}]},
+         "repeats the quartet"),
+        ({"quartets": [{"name": "", "cards": ["a", "b", "c", "d"]}]}, "non-empty"),
+        ({"quartets": [{"cards": ["a", "b", "c", "d"]}]}, "'name' and 'cards'"),
+        ({"quartets": {"A": "abcd"}}, "list of 4"),
+        ({"quartets": {"A": [1, 2, 3, 4]}}, "non-empty text"),
+        ({"name": 3, "quartets": {}}, "deck name"),
+    ],
+)
+def test_malformed_decks(data, match):
+    with pytest.raises(InvalidStateError, match=match):
+        Deck.from_dict(data)
+
+
+def test_shared_card_names_need_the_quartet():
+    d = Deck.from_dict({"quartets": {"X": ["a", "b", "c", "d"], "Y": ["a", "e", "f", "g"]}})
+    with pytest.raises(NotationError):
+        d.card("a")
+    assert d.card("Y: a") == 4
+    assert Quartet("Q", ("1", "2", "3", "4")).to_dict()["cards"] == ["1", "2", "3", "4"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda kids: st.lists(kids, max_size=5) | st.dictionaries(st.text(max_size=6), kids, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(json_values)
+def test_fuzz_from_dict_never_crashes(data):
+    try:
+        Deck.from_dict(data)
+    except QuartetError:
+        pass
+
+
+@given(st.dictionaries(st.sampled_from(["name", "quartets"]),
+                       st.dictionaries(st.text(max_size=4), st.lists(st.text(max_size=3), max_size=5), max_size=14)))
+def test_fuzz_quartet_tables(data):
+    try:
+        d = Deck.from_dict(data)
+    except QuartetError:
+        return
+    assert 8 <= len(d) <= 52 and len(d) % 4 == 0
+
+
+@given(st.binary(max_size=200) | st.text(max_size=200).map(lambda s: s.encode("utf-8", "surrogatepass")))
+def test_fuzz_loads(raw):
+    for fmt in ("json", "toml"):
+        try:
+            Deck.loads(raw, fmt=fmt)
+        except QuartetError:
+            pass
+
+
+@given(st.one_of(st.text(max_size=12), st.integers(-5, 60), st.none(), st.floats()))
+def test_fuzz_card_lookup(token):
+    for d in (Deck.standard("AKQJ"), Deck.themed()):
+        try:
+            i = d.card(token)  # type: ignore[arg-type]
+        except QuartetError:
+            continue
+        assert 0 <= i < len(d)
+        try:
+            d.quartet(token)  # type: ignore[arg-type]
+        except QuartetError:
+            pass
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "quartet_solver", "kwartet", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_commands(tmp_path):
+    r = _run("simulate", "--games", "200", "--bots", "novice,novice,novice,novice", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["games"] == 200 and len(data["bots"]) == 4
+    r = _run("simulate", "--games", "4", "--bots", "inference,memory,novice", "--quiet")
+    assert r.returncode == 0 and "win rate" in r.stdout
+    r = _run("deck", "--deck", "world", "--json")
+    assert r.returncode == 0 and len(json.loads(r.stdout)["quartets"]) == 12
+    r = _run("play", "--seed", "2", "--bots", "memory,novice,novice", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["over"]
+    r = _run("infer", "--asks", "8", "--json")
+    assert r.returncode == 0 and "probabilities" in json.loads(r.stdout)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"quartets": {"A": ["x"]}}', encoding="utf-8")
+    for args in (["simulate", "--deck", str(bad)], ["simulate", "--bots", "x,y,z"], ["deck", "--deck", "zzz"],
+                 ["simulate", "--games", "0"]):
+        r = _run(*args)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
