@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 
 import pytest
 from hypothesis import given
@@ -147,8 +148,9 @@ def test_fuzz_card_lookup(token):
 
 
 def _run(*args):
+    # run from a neutral directory: the source tree (no compiled core) must not shadow the install
     return subprocess.run([sys.executable, "-m", "quartet_solver", "kwartet", *args],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, cwd=tempfile.gettempdir())
 
 
 def test_cli_commands(tmp_path):
