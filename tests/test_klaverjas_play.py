@@ -142,3 +142,19 @@ def test_cli_play_and_show():
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     code, _, err = _cli("play", "--bots", "clever")
     assert code == 2 and "--bots" in err
+
+
+def test_match_object_step_by_step_equals_play_match():
+    bots = [kj.RuleBot(), kj.RandomBot(4), kj.RuleBot(), kj.RandomBot(5)]
+    m = kj.Match(bots, seed=8, hands=4, first_dealer="W")
+    dealers = []
+    while not m.is_over:
+        record = m.play_next()
+        dealers.append(record.dealer)
+        assert m.totals == tuple(map(sum, zip(*(r.result.scores for r in m.records))))
+    assert dealers == ["W", "N", "E", "S"]
+    with pytest.raises(InvalidStateError, match="over"):
+        m.play_next()
+    again = kj.play_match([kj.RuleBot(), kj.RandomBot(4), kj.RuleBot(), kj.RandomBot(5)], seed=8, hands=4,
+                          first_dealer="W")
+    assert again.to_dict() == m.result().to_dict()

@@ -19,7 +19,7 @@ from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView, RandomBot, RuleBot
 from .dd import DDResult, solve, solve_deal
 from .deal import Deal
-from .match import HandRecord, MatchResult, play_hand, play_match
+from .match import HandRecord, Match, MatchResult, play_hand, play_match
 from .rules import SEATS, Rules, legal_cards, trick_roem
 from .state import HandResult, PlayState, Trick
 
@@ -33,6 +33,7 @@ __all__ = [
     "Deal",
     "HandRecord",
     "HandResult",
+    "Match",
     "MatchResult",
     "Par",
     "PlayState",

@@ -19,7 +19,7 @@ from .deal import Deal
 from .rules import SEATS, Rules
 from .state import HandResult, PlayState
 
-__all__ = ["HandRecord", "MatchResult", "play_hand", "play_match"]
+__all__ = ["HandRecord", "Match", "MatchResult", "play_hand", "play_match"]
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,84 @@ def play_hand(bots: Sequence[Bot], deal: Deal, dealer: str | int, rules: Rules =
     return HandRecord(number, SEATS[bidding.dealer], bidding, state, state.result())
 
 
+class Match:
+    """A game of ``hands`` hands (16) in progress: four bots seated N, E, S, W, the
+    deal passing clockwise from ``first_dealer``, running totals per team.
+
+    Deals come from ``seed`` (``Deal.random(f"{seed}:{n}")``) or are the daily
+    deals of ``date``.
+
+    >>> from quartet_solver.klaverjas.bots import RuleBot
+    >>> m = Match([RuleBot()] * 4, seed=3, hands=2)
+    >>> first = m.play_next()
+    >>> first.dealer, m.totals == first.result.scores, m.is_over
+    ('N', True, False)
+    >>> len(m.play_all().hands)
+    2
+    """
+
+    def __init__(
+        self,
+        bots: Sequence[Bot],
+        seed: int | str | None = None,
+        date: _dt.date | str | None = None,
+        rules: Rules | str = Rules.AMSTERDAM,
+        hands: int = 16,
+        first_dealer: str = "N",
+    ) -> None:
+        if len(bots) != 4:
+            raise InvalidStateError(f"a Klaverjas match needs 4 bots, got {len(bots)}")
+        if seed is not None and date is not None:
+            raise InvalidStateError("give a seed or a date, not both")
+        if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 16:
+            raise InvalidStateError(f"hands must be 1..16, got {hands!r}")
+        if not isinstance(first_dealer, str) or first_dealer.upper() not in SEATS:
+            raise InvalidStateError(f"unknown first dealer {first_dealer!r}")
+        self.bots = list(bots)
+        self.seed, self.date, self.hands = seed, date, hands
+        self.rules = rules if isinstance(rules, Rules) else Rules.named(rules)
+        self.first_dealer = SEATS.index(first_dealer.upper())
+        self.records: list[HandRecord] = []
+
+    @property
+    def is_over(self) -> bool:
+        """All hands played."""
+        return len(self.records) == self.hands
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Running totals (N/S, E/W)."""
+        return (sum(r.result.scores[0] for r in self.records), sum(r.result.scores[1] for r in self.records))
+
+    def next_deal(self) -> Deal:
+        """The deal of the next hand."""
+        n = len(self.records) + 1
+        if self.date is not None:
+            return Deal.daily(self.date, n)
+        return Deal.random(None if self.seed is None else f"{self.seed}:{n}")
+
+    def play_next(self) -> HandRecord:
+        """Bid and play the next hand; returns its record."""
+        if self.is_over:
+            raise InvalidStateError(f"the match is over after {self.hands} hands")
+        n = len(self.records) + 1
+        record = play_hand(self.bots, self.next_deal(), (self.first_dealer + n - 1) % 4, self.rules, n)
+        self.records.append(record)
+        return record
+
+    def play_all(self, progress: Callable[[HandRecord], None] | None = None) -> MatchResult:
+        """Play the remaining hands; returns the result."""
+        while not self.is_over:
+            record = self.play_next()
+            if progress is not None:
+                progress(record)
+        return self.result()
+
+    def result(self) -> MatchResult:
+        """The hands played so far and the totals."""
+        return MatchResult(tuple(self.records), self.rules, self.totals)
+
+
 def play_match(
     bots: Sequence[Bot],
     seed: int | str | None = None,
@@ -114,30 +192,5 @@ def play_match(
     first_dealer: str = "N",
     progress: Callable[[HandRecord], None] | None = None,
 ) -> MatchResult:
-    """Play a game of ``hands`` hands (16) with four bots seated N, E, S, W.
-
-    Deals come from ``seed`` (``Deal.random(f"{seed}:{n}")``) or are the daily
-    deals of ``date``; the dealer rotates clockwise from ``first_dealer``.
-    """
-    if len(bots) != 4:
-        raise InvalidStateError(f"a Klaverjas match needs 4 bots, got {len(bots)}")
-    if seed is not None and date is not None:
-        raise InvalidStateError("give a seed or a date, not both")
-    if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 16:
-        raise InvalidStateError(f"hands must be 1..16, got {hands!r}")
-    rules = rules if isinstance(rules, Rules) else Rules.named(rules)
-    start = SEATS.index(first_dealer.upper()) if first_dealer.upper() in SEATS else None
-    if start is None:
-        raise InvalidStateError(f"unknown first dealer {first_dealer!r}")
-    records = []
-    for n in range(1, hands + 1):
-        if date is not None:
-            deal = Deal.daily(date, n)
-        else:
-            deal = Deal.random(None if seed is None else f"{seed}:{n}")
-        record = play_hand(bots, deal, (start + n - 1) % 4, rules, n)
-        records.append(record)
-        if progress is not None:
-            progress(record)
-    totals = (sum(r.result.scores[0] for r in records), sum(r.result.scores[1] for r in records))
-    return MatchResult(tuple(records), rules, totals)
+    """Play a whole game with four bots seated N, E, S, W (see :class:`Match`)."""
+    return Match(bots, seed=seed, date=date, rules=rules, hands=hands, first_dealer=first_dealer).play_all(progress)
