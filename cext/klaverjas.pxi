@@ -37,6 +37,9 @@ cdef int KJ_FOUR[8]
 cdef int KJ_RUN[256]          # run roem of an 8-bit natural-rank pattern of one suit
 cdef int KJ_RUNUB[9]          # upper bound of run roem from n cards of one suit
 cdef int KJ_HAS3[256]         # the pattern holds 3 consecutive ranks
+cdef int KJ_WIN3[256]         # window starts w (0..5): ranks w, w+1, w+2 all in the pattern
+cdef int KJ_BAD[256]          # window starts w with >= 2 of the pattern's ranks in w..w+2
+cdef uint32_t KJ_EXP[64]      # ranks covered by a set of window starts
 
 KJ_TPOW[:] = [1, 2, 7, 5, 8, 3, 4, 6]
 KJ_PPOW[:] = [1, 2, 3, 7, 4, 5, 6, 8]
@@ -60,6 +63,19 @@ cdef void _kj_init_tables() noexcept nogil:
                 run = 0
         KJ_RUN[p] = 50 if best >= 4 else (20 if best == 3 else 0)
         KJ_HAS3[p] = 1 if best >= 3 else 0
+        KJ_WIN3[p] = 0
+        KJ_BAD[p] = 0
+        for n in range(6):
+            run = (p >> n) & 7
+            if run == 7:
+                KJ_WIN3[p] |= 1 << n
+            if run == 3 or run == 5 or run == 6 or run == 7:
+                KJ_BAD[p] |= 1 << n
+    for p in range(64):
+        KJ_EXP[p] = 0
+        for n in range(6):
+            if p & (1 << n):
+                KJ_EXP[p] |= <uint32_t>(7 << n)
 
 _kj_init_tables()
 
@@ -88,7 +104,7 @@ ctypedef struct KJEntry:
 
 ctypedef struct KJUndo:
     uint32_t tmask
-    int led, win_pos, win_pow, hi_trump, tpts, leader, ntrick, accd, acct, flags, tricks_done
+    int led, win_pos, win_pow, hi_trump, tpts, leader, ntrick, accd, acct, flags, tricks_done, tcard
 
 
 ctypedef struct KJState:
@@ -99,6 +115,7 @@ ctypedef struct KJState:
     int tpow[32]              # 1..8 for trumps, 0 otherwise
     int ppow[32]              # plain power by rank, 1..8
     uint32_t trump_above[9]   # trumps with power > p
+    int trump_of_pow[9]       # card bit of the trump with power p (1..8)
     uint32_t plain_above[32]  # cards of any suit whose plain power beats card c's
     # the trick in progress
     int tcard[4]
@@ -187,6 +204,7 @@ cdef inline void kj_play(KJState* s, int seat, int c, KJUndo* u) noexcept nogil:
     u.acct = s.acct
     u.flags = s.flags
     u.tricks_done = s.tricks_done
+    u.tcard = s.tcard[s.ntrick]
     s.hands[seat] &= ~bit
     if s.stuk_mode == KJ_STUK_HAND and seat == s.stuk_seat and (bit & s.stukmask) and not (s.hands[seat] & s.stukmask):
         s.acct += 20
@@ -240,21 +258,41 @@ cdef inline void kj_undo(KJState* s, int seat, int c, KJUndo* u) noexcept nogil:
     s.acct = u.acct
     s.flags = u.flags
     s.tricks_done = u.tricks_done
+    s.tcard[u.ntrick] = u.tcard      # the roem bound reads the trick's cards
 
 
 cdef inline int kj_roem_ub(KJState* s, uint32_t rem) noexcept nogil:
     """An upper bound of the roem still to be scored from the cards ``rem``."""
-    cdef int ub = 0, suit, n
-    cdef uint32_t p
+    # a roem takes cards of distinct players (a trick's cards count for their players)
+    cdef int ub = 0, suit, n, i, wins
+    cdef uint32_t p, q
+    cdef uint32_t hm[4]
+    hm[0] = s.hands[0]
+    hm[1] = s.hands[1]
+    hm[2] = s.hands[2]
+    hm[3] = s.hands[3]
+    for i in range(s.ntrick):
+        hm[(s.leader + i) & 3] |= (<uint32_t>1) << s.tcard[i]
+    rem = hm[0] | hm[1] | hm[2] | hm[3]
     for suit in range(4):
         p = kj_suit_pattern(rem, suit)
-        if KJ_HAS3[p]:
-            ub += KJ_RUNUB[popcount64(p)]
+        wins = KJ_WIN3[p]
+        if wins:
+            wins &= ~(KJ_BAD[kj_suit_pattern(hm[0], suit)] | KJ_BAD[kj_suit_pattern(hm[1], suit)]
+                      | KJ_BAD[kj_suit_pattern(hm[2], suit)] | KJ_BAD[kj_suit_pattern(hm[3], suit)])
+            if wins:
+                ub += KJ_RUNUB[popcount64(KJ_EXP[wins])]
     for n in range(3, 8):
-        if ((rem >> (4 * n)) & 0xF) == 0xF:
+        q = (<uint32_t>0xF) << (4 * n)
+        if (rem & q) == q and popcount64(hm[0] & q) == 1 and popcount64(hm[1] & q) == 1 \
+                and popcount64(hm[2] & q) == 1:
             ub += KJ_FOUR[n]
     if s.stuk_mode == KJ_STUK_TRICK and (rem & s.stukmask) == s.stukmask:
-        ub += 20
+        for i in range(4):
+            if (hm[i] & s.stukmask) == s.stukmask:
+                break
+        else:
+            ub += 20
     elif s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
         ub += 20                # the holder has still to play the second of K, Q
     return ub
@@ -331,11 +369,50 @@ cdef inline void kj_store(KJState* s, uint64_t h, int meta, int accd, int acct, 
     e.depth = depth
 
 
-cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out) noexcept nogil:
+
+cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept nogil:
+    """Drop legal cards equivalent to a kept one: 0-point cards of one suit in
+    the same hand with no card of another hand (or of the trick) between them,
+    that can be in no roem with cards of the other hands."""
+    cdef uint32_t oth = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.tmask) & ~own
+    cdef uint32_t lp, op, need, btw
+    cdef int su, r, w, prev, safe
+    cdef uint32_t low = legal & 0xFFFu & ~(s.trumpmask & 0xF00u)
+    if (low & (low - 1)) == 0:
+        return legal
+    for su in range(4):
+        lp = kj_suit_pattern(legal, su) & (0x3u if su == s.trump else 0x7u)
+        if popcount64(lp) < 2:
+            continue
+        op = kj_suit_pattern(oth, su)
+        prev = -1
+        for r in range(3):
+            if not (lp & (1u << r)):
+                continue
+            safe = 1
+            w = r - 2 if r >= 2 else 0
+            while w <= r:
+                need = (7u << w) & ~(1u << r)
+                if (op & need) == need:
+                    safe = 0
+                    break
+                w += 1
+            if not safe:
+                continue
+            if prev >= 0:
+                btw = ((1u << r) - 1) & ~((1u << (prev + 1)) - 1)
+                if (op & btw) == 0:
+                    legal &= ~((<uint32_t>1) << (4 * r + su))
+                    continue
+            prev = r
+    return legal
+
+cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int mode) noexcept nogil:
     """Legal cards in search order (best guess first); returns their number."""
     cdef int scores[8]
     cdef int cnt = 0, c, sc, pw, i, j, tmp, n = s.ntrick
     cdef int partner_win = n >= 2 and s.win_pos == n - 2
+    cdef int r, pside = ((s.leader + n) & 1) == s.playing
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     while legal:
         c = ctz64(legal)
@@ -361,6 +438,14 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out) noexc
                 sc = 1000 + s.pts[c] * 2 - pw
             else:
                 sc = -s.pts[c] * 4 - pw
+            if n == 3:
+                # the last card of a trick: its roem is known
+                r = kj_trick_roem(s, s.tmask | ((<uint32_t>1) << c))
+                if r:
+                    if mode == 0:
+                        sc += 8 * r if (partner_win or pw > s.win_pow) else -8 * r
+                    else:
+                        sc += -8 * r if pside else 8 * r
         # insertion sort, descending
         i = cnt
         while i > 0 and scores[i - 1] < sc:
@@ -382,8 +467,35 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     cdef int p = s.playing
     cdef int pp = s.pit if (s.flags >> p) & 1 else 0
     cdef int po = s.pit if (s.flags >> (1 - p)) & 1 else 0
-    dmax[0] = rp + rub + pp
-    dmin[0] = -(rp + rub + po)
+    cdef int pw, c, team = -1, t, sure = 0
+    cdef uint32_t bit
+    # the highest remaining trumps held by one team all win for it (whatever the
+    # trick they fall in), so their points are that team's and the other takes no pit
+    pw = 8
+    while pw >= 1:
+        c = s.trump_of_pow[pw]
+        bit = (<uint32_t>1) << c
+        pw -= 1
+        if not (rem & bit):
+            continue
+        t = 0 if (s.hands[0] | s.hands[2]) & bit else 1
+        if team < 0:
+            team = t
+        elif t != team:
+            break
+        sure += s.pts[c]
+    if team >= 0:
+        if team == p:
+            po = 0
+            dmax[0] = rp + rub + pp
+            dmin[0] = -(rp + rub) + 2 * sure
+        else:
+            pp = 0
+            dmax[0] = rp + rub - 2 * sure
+            dmin[0] = -(rp + rub + po)
+    else:
+        dmax[0] = rp + rub + pp
+        dmin[0] = -(rp + rub + po)
     rub_out[0] = rub
     pit_o[0] = po
 
@@ -447,7 +559,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     b0 = b
     seat = (s.leader + n) & 3
     maxi = (seat & 1) == s.playing
-    cnt = kj_order(s, kj_legal(s, s.hands[seat]), ttbest, moves)
+    cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 0)
     best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
         c = moves[i]
@@ -490,7 +602,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     absolute values, fail-soft."""
     cdef int n = s.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef int need, base, lo_b, hi_b
+    cdef int need, base, lo_b, hi_b, kaccd = 0, kacct = 0, off = 0, elo, ehi
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
@@ -532,26 +644,39 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             return lo_b
         meta |= 16
         depth = 8 - s.tricks_done
-        h = kj_hash(s, meta, s.accd, s.acct)
-        e = kj_find(s, h, meta, s.accd, s.acct)
+        if dmax <= need:
+            # never made below: h = base - future roem (and pit), whatever acc d and
+            # the roem so far are; keyed without them, stored relative to base
+            kaccd = -32768
+            kacct = 0
+            off = base
+        else:
+            kaccd = s.accd
+            kacct = s.acct
+        h = kj_hash(s, meta, kaccd, kacct)
+        e = kj_find(s, h, meta, kaccd, kacct)
         if e != NULL:
-            if e.lo >= b:
-                return e.lo
-            if e.hi <= a:
-                return e.hi
-            if e.lo == e.hi:
-                return e.lo
-            if e.lo > a:
-                a = e.lo
-            if e.hi < b:
-                b = e.hi
+            elo = e.lo if e.lo == -32000 else e.lo + off
+            ehi = e.hi if e.hi == 32000 else e.hi + off
+            if elo >= b:
+                return elo
+            if ehi <= a:
+                return ehi
+            if elo == ehi:
+                return elo
+            if elo > a:
+                a = elo
+            if ehi < b:
+                b = ehi
             if e.best != 255:
                 ttbest = e.best
+        if ttbest < 0 and ed != NULL and ed.best != 255:
+            ttbest = ed.best
     a0 = a
     b0 = b
     seat = (s.leader + n) & 3
     maxi = (seat & 1) == s.playing
-    cnt = kj_order(s, kj_legal(s, s.hands[seat]), ttbest, moves)
+    cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
     best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
         c = moves[i]
@@ -578,11 +703,11 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         a = a0
         b = b0
         if best <= a:
-            kj_store(s, h, meta, s.accd, s.acct, -32000, best, bestc, depth)
+            kj_store(s, h, meta, kaccd, kacct, -32000, best - off, bestc, depth)
         elif best >= b:
-            kj_store(s, h, meta, s.accd, s.acct, best, 32000, bestc, depth)
+            kj_store(s, h, meta, kaccd, kacct, best - off, 32000, bestc, depth)
         else:
-            kj_store(s, h, meta, s.accd, s.acct, best, best, bestc, depth)
+            kj_store(s, h, meta, kaccd, kacct, best - off, best - off, bestc, depth)
     return best
 
 
@@ -707,6 +832,9 @@ cdef class KlaverjasKernel:
             for p in range(32):
                 if KJ_PPOW[p >> 2] > KJ_PPOW[c >> 2]:
                     s.plain_above[c] |= (<uint32_t>1) << p
+        for c in range(32):
+            if s.tpow[c]:
+                s.trump_of_pow[s.tpow[c]] = c
         for p in range(9):
             s.trump_above[p] = 0
             for c in range(32):

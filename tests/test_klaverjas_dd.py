@@ -119,6 +119,17 @@ def test_pit_positions_against_minimax():
             checked += 1
 
 
+def test_mid_trick_values_after_deeper_searches():
+    """Regression: searching a card's subtree must leave the trick in progress
+    intact for the next card (the roem bound reads the trick's cards)."""
+    rules = Rules.AMSTERDAM.with_options(pit=0)
+    st = PlayState("N:J.JT8.QJT.9 Q.AKQ9.K.J7 K9.7.98.AK8 AT87..A7.QT", trump="h", declarer="W",
+                   leader="E", rules=rules).play_all("7c Ac Qc 9c 8d 7d Td Kd Th Ah 7h Ad Kh 9d 7s Jh"
+                                                     " 8h 9h 8c Tc Qh")
+    check(st)
+    check(st.play("9s"))
+
+
 def test_tiny_transposition_table_is_still_exact():
     """Bounded memory: a 16-entry table (constant replacement) gives the same values."""
     rng = random.Random(12)
