@@ -34,12 +34,7 @@ cdef int KJ_PPOW[8]
 cdef int KJ_TPTS[8]
 cdef int KJ_PPTS[8]
 cdef int KJ_FOUR[8]
-cdef int KJ_RUN[256]          # run roem of an 8-bit natural-rank pattern of one suit
-cdef int KJ_RUNUB[9]          # upper bound of run roem from n cards of one suit
-cdef int KJ_HAS3[256]         # the pattern holds 3 consecutive ranks
-cdef int KJ_WIN3[256]         # window starts w (0..5): ranks w, w+1, w+2 all in the pattern
-cdef int KJ_BAD[256]          # window starts w with >= 2 of the pattern's ranks in w..w+2
-cdef uint32_t KJ_EXP[64]      # ranks covered by a set of window starts
+cdef int KJ_RUNUB[9]          # upper bound of run roem from n ranks of one suit
 
 KJ_TPOW[:] = [1, 2, 7, 5, 8, 3, 4, 6]
 KJ_PPOW[:] = [1, 2, 3, 7, 4, 5, 6, 8]
@@ -47,37 +42,6 @@ KJ_TPTS[:] = [0, 0, 14, 10, 20, 3, 4, 11]
 KJ_PPTS[:] = [0, 0, 0, 10, 2, 3, 4, 11]
 KJ_FOUR[:] = [0, 0, 0, 100, 200, 100, 100, 100]
 KJ_RUNUB[:] = [0, 0, 0, 20, 50, 50, 50, 70, 100]
-
-
-cdef void _kj_init_tables() noexcept nogil:
-    cdef int p, n, best, run
-    for p in range(256):
-        best = 0
-        run = 0
-        for n in range(8):
-            if p & (1 << n):
-                run += 1
-                if run > best:
-                    best = run
-            else:
-                run = 0
-        KJ_RUN[p] = 50 if best >= 4 else (20 if best == 3 else 0)
-        KJ_HAS3[p] = 1 if best >= 3 else 0
-        KJ_WIN3[p] = 0
-        KJ_BAD[p] = 0
-        for n in range(6):
-            run = (p >> n) & 7
-            if run == 7:
-                KJ_WIN3[p] |= 1 << n
-            if run == 3 or run == 5 or run == 6 or run == 7:
-                KJ_BAD[p] |= 1 << n
-    for p in range(64):
-        KJ_EXP[p] = 0
-        for n in range(6):
-            if p & (1 << n):
-                KJ_EXP[p] |= <uint32_t>(7 << n)
-
-_kj_init_tables()
 
 
 cdef inline uint32_t kj_suit_pattern(uint32_t m, int suit) noexcept nogil:
@@ -102,9 +66,18 @@ ctypedef struct KJEntry:
     uint8_t pad[3]
 
 
-ctypedef struct KJUndo:
+ctypedef struct KJDyn:
+    # the part of the state that a card changes (saved whole for undo)
+    int ntrick, leader, led, win_pos, win_pow, hi_trump, tpts
     uint32_t tmask
-    int led, win_pos, win_pow, hi_trump, tpts, leader, ntrick, accd, acct, flags, tricks_done, tcard
+    # accumulated score: acc d for P (cards + roem + pit), all roem + pit so far
+    int accd, acct, flags, tricks_done
+    int hpts                  # points of the cards still in the hands
+
+
+ctypedef struct KJUndo:
+    KJDyn d
+    int tcard
 
 
 ctypedef struct KJState:
@@ -117,12 +90,9 @@ ctypedef struct KJState:
     uint32_t trump_above[9]   # trumps with power > p
     int trump_of_pow[9]       # card bit of the trump with power p (1..8)
     uint32_t plain_above[32]  # cards of any suit whose plain power beats card c's
-    # the trick in progress
+    # the trick in progress (its cards) and the rest of the changing state
     int tcard[4]
-    int ntrick, leader, led, win_pos, win_pow, hi_trump, tpts
-    uint32_t tmask
-    # accumulated score: acc d for P (cards + roem + pit), all roem + pit so far
-    int accd, acct, flags, tricks_done
+    KJDyn d
     # transposition table
     KJEntry* tt
     uint64_t ttmask
@@ -132,25 +102,27 @@ ctypedef struct KJState:
     clock_t deadline
     int has_deadline, aborted
     uint64_t phase_nodes[3]   # nodes spent: made test, exact d, nat search
+    int feat                  # experiment switches (bit set = feature on)
+    uint64_t dbg[64]
 
 
 cdef inline int kj_power(KJState* s, int c) noexcept nogil:
     if s.tpow[c]:
         return 100 + s.tpow[c]
-    if (c & 3) == s.led:
+    if (c & 3) == s.d.led:
         return s.ppow[c]
     return 0
 
 
 cdef inline uint32_t kj_legal(KJState* s, uint32_t hand) noexcept nogil:
-    cdef int n = s.ntrick
+    cdef int n = s.d.ntrick
     cdef uint32_t follow, trumps, higher, others, r
     if n == 0:
         return hand
-    follow = hand & (0x11111111u << s.led)
-    if s.led == s.trump:
+    follow = hand & (0x11111111u << s.d.led)
+    if s.d.led == s.trump:
         if follow:
-            higher = follow & s.trump_above[s.hi_trump]
+            higher = follow & s.trump_above[s.d.hi_trump]
             return higher if higher else follow
         return hand
     if follow:
@@ -158,16 +130,16 @@ cdef inline uint32_t kj_legal(KJState* s, uint32_t hand) noexcept nogil:
     trumps = hand & s.trumpmask
     if not trumps:
         return hand
-    higher = trumps & s.trump_above[s.hi_trump]
+    higher = trumps & s.trump_above[s.d.hi_trump]
     if s.rotterdam:
         return higher if higher else trumps
     others = hand & ~s.trumpmask
-    if n >= 2 and s.win_pos == n - 2:       # partner winning
-        if s.hi_trump == 0:
+    if n >= 2 and s.d.win_pos == n - 2:       # partner winning
+        if s.d.hi_trump == 0:
             return hand
         r = others | higher
         return r if r else hand
-    if s.hi_trump == 0:
+    if s.d.hi_trump == 0:
         return trumps
     if higher:
         return higher
@@ -175,113 +147,118 @@ cdef inline uint32_t kj_legal(KJState* s, uint32_t hand) noexcept nogil:
 
 
 cdef inline int kj_trick_roem(KJState* s, uint32_t m) noexcept nogil:
-    cdef int r = 0, suit, n
-    for suit in range(4):
-        r += KJ_RUN[kj_suit_pattern(m, suit)]
-    n = 0
-    while n < 8:
-        if m == (<uint32_t>0xF) << (4 * n):
-            r += KJ_FOUR[n]
-            break
-        n += 1
+    """Roem of a complete trick (4 cards).  Bit 4 * rank + suit: the same suit's
+    next rank is 4 bits up, so runs are ANDs of shifted masks."""
+    cdef int r = 0, c
+    cdef uint32_t run3 = m & (m >> 4) & (m >> 8)
+    if run3:
+        r = 50 if run3 & (m >> 12) else 20
+    else:
+        c = ctz64(m)
+        if (c & 3) == 0 and m == (<uint32_t>0xF) << c:
+            r = KJ_FOUR[c >> 2]     # four of a kind
     if s.stuk_mode == KJ_STUK_TRICK and (m & s.stukmask) == s.stukmask:
         r += 20
     return r
 
 
+cdef inline uint32_t kj_roem_cards(KJState* s) noexcept nogil:
+    """With three cards in the trick: the cards whose play as the fourth can make
+    roem (a suit with two cards in the trick, the fourth of a kind, stuk)."""
+    cdef uint32_t tm = s.d.tmask, out = 0, sm
+    cdef int suit, c = ctz64(tm)
+    for suit in range(4):
+        sm = tm & (<uint32_t>0x11111111u << suit)
+        if sm & (sm - 1):
+            out |= <uint32_t>0x11111111u << suit
+    if (tm | ((<uint32_t>0xF) << (c & ~3))) == ((<uint32_t>0xF) << (c & ~3)):
+        out |= (<uint32_t>0xF) << (c & ~3)
+    if s.stuk_mode == KJ_STUK_TRICK and (tm & s.stukmask):
+        out |= s.stukmask
+    return out
+
+
 cdef inline void kj_play(KJState* s, int seat, int c, KJUndo* u) noexcept nogil:
     cdef uint32_t bit = (<uint32_t>1) << c
     cdef int pw, winner, team, taken, roem, pitb, sign
-    u.tmask = s.tmask
-    u.led = s.led
-    u.win_pos = s.win_pos
-    u.win_pow = s.win_pow
-    u.hi_trump = s.hi_trump
-    u.tpts = s.tpts
-    u.leader = s.leader
-    u.ntrick = s.ntrick
-    u.accd = s.accd
-    u.acct = s.acct
-    u.flags = s.flags
-    u.tricks_done = s.tricks_done
-    u.tcard = s.tcard[s.ntrick]
+    u.d = s.d
+    u.tcard = s.tcard[s.d.ntrick]
     s.hands[seat] &= ~bit
+    s.d.hpts -= s.pts[c]
     if s.stuk_mode == KJ_STUK_HAND and seat == s.stuk_seat and (bit & s.stukmask) and not (s.hands[seat] & s.stukmask):
-        s.acct += 20
-        s.accd += 20 if (seat & 1) == s.playing else -20
-    if s.ntrick == 0:
-        s.led = c & 3
-        s.win_pos = 0
-        s.win_pow = kj_power(s, c)
+        s.d.acct += 20
+        s.d.accd += 20 if (seat & 1) == s.playing else -20
+    if s.d.ntrick == 0:
+        s.d.led = c & 3
+        s.d.win_pos = 0
+        s.d.win_pow = kj_power(s, c)
     else:
         pw = kj_power(s, c)
-        if pw > s.win_pow:
-            s.win_pow = pw
-            s.win_pos = s.ntrick
-    if s.tpow[c] > s.hi_trump:
-        s.hi_trump = s.tpow[c]
-    s.tcard[s.ntrick] = c
-    s.tmask |= bit
-    s.tpts += s.pts[c]
-    s.ntrick += 1
-    if s.ntrick == 4:
-        winner = (s.leader + s.win_pos) & 3
+        if pw > s.d.win_pow:
+            s.d.win_pow = pw
+            s.d.win_pos = s.d.ntrick
+    if s.tpow[c] > s.d.hi_trump:
+        s.d.hi_trump = s.tpow[c]
+    s.tcard[s.d.ntrick] = c
+    s.d.tmask |= bit
+    s.d.tpts += s.pts[c]
+    s.d.ntrick += 1
+    if s.d.ntrick == 4:
+        winner = (s.d.leader + s.d.win_pos) & 3
         team = winner & 1
-        s.tricks_done += 1
-        taken = s.tpts + (10 if s.tricks_done == 8 else 0)
-        roem = kj_trick_roem(s, s.tmask)
-        s.flags &= (1 << team)
-        pitb = s.pit if (s.tricks_done == 8 and (s.flags & (1 << team))) else 0
+        s.d.tricks_done += 1
+        taken = s.d.tpts + (10 if s.d.tricks_done == 8 else 0)
+        roem = kj_trick_roem(s, s.d.tmask)
+        s.d.flags &= (1 << team)
+        pitb = s.pit if (s.d.tricks_done == 8 and (s.d.flags & (1 << team))) else 0
         sign = 1 if team == s.playing else -1
-        s.accd += sign * (taken + roem + pitb)
-        s.acct += roem + pitb
-        s.leader = winner
-        s.ntrick = 0
-        s.tmask = 0
-        s.tpts = 0
-        s.hi_trump = 0
-        s.win_pow = 0
-        s.win_pos = 0
+        s.d.accd += sign * (taken + roem + pitb)
+        s.d.acct += roem + pitb
+        s.d.leader = winner
+        s.d.ntrick = 0
+        s.d.tmask = 0
+        s.d.tpts = 0
+        s.d.hi_trump = 0
+        s.d.win_pow = 0
+        s.d.win_pos = 0
 
 
 cdef inline void kj_undo(KJState* s, int seat, int c, KJUndo* u) noexcept nogil:
     s.hands[seat] |= (<uint32_t>1) << c
-    s.tmask = u.tmask
-    s.led = u.led
-    s.win_pos = u.win_pos
-    s.win_pow = u.win_pow
-    s.hi_trump = u.hi_trump
-    s.tpts = u.tpts
-    s.leader = u.leader
-    s.ntrick = u.ntrick
-    s.accd = u.accd
-    s.acct = u.acct
-    s.flags = u.flags
-    s.tricks_done = u.tricks_done
-    s.tcard[u.ntrick] = u.tcard      # the roem bound reads the trick's cards
+    s.d = u.d
+    s.tcard[u.d.ntrick] = u.tcard      # the roem bound reads the trick's cards
 
 
 cdef inline int kj_roem_ub(KJState* s, uint32_t rem) noexcept nogil:
-    """An upper bound of the roem still to be scored from the cards ``rem``."""
-    # a roem takes cards of distinct players (a trick's cards count for their players)
-    cdef int ub = 0, suit, n, i, wins
-    cdef uint32_t p, q
+    """An upper bound of the roem still to be scored from the cards in the hands
+    and in the trick (``rem`` is not used: the bound needs who holds what).
+
+    A roem takes one card of each of distinct players (a trick's cards count
+    for the players who played them): a run of three ranks w, w+1, w+2 of a
+    suit is impossible when one player holds two of them; four of a kind when
+    one player holds two; stuk (per trick) when one player holds K and Q."""
+    cdef int ub = 0, suit, n, i
+    cdef uint32_t q, h, a, bad = 0, good, cov
     cdef uint32_t hm[4]
     hm[0] = s.hands[0]
     hm[1] = s.hands[1]
     hm[2] = s.hands[2]
     hm[3] = s.hands[3]
-    for i in range(s.ntrick):
-        hm[(s.leader + i) & 3] |= (<uint32_t>1) << s.tcard[i]
+    for i in range(s.d.ntrick):
+        hm[(s.d.leader + i) & 3] |= (<uint32_t>1) << s.tcard[i]
     rem = hm[0] | hm[1] | hm[2] | hm[3]
-    for suit in range(4):
-        p = kj_suit_pattern(rem, suit)
-        wins = KJ_WIN3[p]
-        if wins:
-            wins &= ~(KJ_BAD[kj_suit_pattern(hm[0], suit)] | KJ_BAD[kj_suit_pattern(hm[1], suit)]
-                      | KJ_BAD[kj_suit_pattern(hm[2], suit)] | KJ_BAD[kj_suit_pattern(hm[3], suit)])
-            if wins:
-                ub += KJ_RUNUB[popcount64(KJ_EXP[wins])]
+    # bit 4 * w + suit: the window of ranks w..w+2 of that suit
+    good = rem & (rem >> 4) & (rem >> 8)
+    if good:
+        for i in range(4):
+            h = hm[i]
+            a = h & (h >> 4)
+            bad |= a | (a >> 4) | (h & (h >> 8))
+        good &= ~bad
+        if good:
+            cov = good | (good << 4) | (good << 8)
+            for suit in range(4):
+                ub += KJ_RUNUB[popcount64(cov & (<uint32_t>0x11111111u << suit))]
     for n in range(3, 8):
         q = (<uint32_t>0xF) << (4 * n)
         if (rem & q) == q and popcount64(hm[0] & q) == 1 and popcount64(hm[1] & q) == 1 \
@@ -374,10 +351,12 @@ cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept
     """Drop legal cards equivalent to a kept one: 0-point cards of one suit in
     the same hand with no card of another hand (or of the trick) between them,
     that can be in no roem with cards of the other hands."""
-    cdef uint32_t oth = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.tmask) & ~own
+    cdef uint32_t oth = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask) & ~own
     cdef uint32_t lp, op, need, btw
     cdef int su, r, w, prev, safe
     cdef uint32_t low = legal & 0xFFFu & ~(s.trumpmask & 0xF00u)
+    if not (s.feat & 1):
+        return legal
     if (low & (low - 1)) == 0:
         return legal
     for su in range(4):
@@ -410,10 +389,16 @@ cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept
 cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int mode) noexcept nogil:
     """Legal cards in search order (best guess first); returns their number."""
     cdef int scores[8]
-    cdef int cnt = 0, c, sc, pw, i, j, tmp, n = s.ntrick
-    cdef int partner_win = n >= 2 and s.win_pos == n - 2
-    cdef int r, pside = ((s.leader + n) & 1) == s.playing
-    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+    cdef int cnt = 0, c, sc, pw, i, j, tmp, n = s.d.ntrick
+    cdef int partner_win = n >= 2 and s.d.win_pos == n - 2
+    cdef int r, pside = ((s.d.leader + n) & 1) == s.playing
+    cdef uint32_t rem, rc = 0
+    if (legal & (legal - 1)) == 0:
+        out[0] = ctz64(legal)
+        return 1
+    rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+    if n == 3:
+        rc = kj_roem_cards(s)
     while legal:
         c = ctz64(legal)
         legal &= legal - 1
@@ -428,22 +413,22 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
         else:
             if s.tpow[c]:
                 pw = 100 + s.tpow[c]
-            elif (c & 3) == s.led:
+            elif (c & 3) == s.d.led:
                 pw = s.ppow[c]
             else:
                 pw = 0
             if partner_win:
-                sc = (200 + s.pts[c] * 4 - pw) if pw <= s.win_pow else (pw > 100) * -50 + s.pts[c]
-            elif pw > s.win_pow:
+                sc = (200 + s.pts[c] * 4 - pw) if pw <= s.d.win_pow else (pw > 100) * -50 + s.pts[c]
+            elif pw > s.d.win_pow:
                 sc = 1000 + s.pts[c] * 2 - pw
             else:
                 sc = -s.pts[c] * 4 - pw
-            if n == 3:
+            if (rc >> c) & 1:
                 # the last card of a trick: its roem is known
-                r = kj_trick_roem(s, s.tmask | ((<uint32_t>1) << c))
+                r = kj_trick_roem(s, s.d.tmask | ((<uint32_t>1) << c))
                 if r:
                     if mode == 0:
-                        sc += 8 * r if (partner_win or pw > s.win_pow) else -8 * r
+                        sc += 8 * r if (partner_win or pw > s.d.win_pow) else -8 * r
                     else:
                         sc += -8 * r if pside else 8 * r
         # insertion sort, descending
@@ -458,15 +443,18 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
     return cnt
 
 
-cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out, int* pit_o) noexcept nogil:
+cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out, int* pit_o,
+                                  int lazy_a=KJ_INF, int lazy_b=-KJ_INF) noexcept nogil:
     """Bounds of the future d (P minus other) from a trick boundary, an upper bound
-    of the roem still to come, and the pit the other team may still take."""
+    of the roem still to come, and the pit the other team may still take.  With
+    ``lazy_a < lazy_b`` the roem bound is computed only when the bounds can fall
+    outside that window (else ``rub_out`` is -1 and the bounds are meaningless)."""
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
-    cdef int rp = kj_points_of(s, rem) + 10
-    cdef int rub = kj_roem_ub(s, rem)
+    cdef int rp = s.d.hpts + 10
+    cdef int rub = 0
     cdef int p = s.playing
-    cdef int pp = s.pit if (s.flags >> p) & 1 else 0
-    cdef int po = s.pit if (s.flags >> (1 - p)) & 1 else 0
+    cdef int pp = s.pit if (s.d.flags >> p) & 1 else 0
+    cdef int po = s.pit if (s.d.flags >> (1 - p)) & 1 else 0
     cdef int pw, c, team = -1, t, sure = 0
     cdef uint32_t bit
     # the highest remaining trumps held by one team all win for it (whatever the
@@ -484,7 +472,7 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
         elif t != team:
             break
         sure += s.pts[c]
-    if team >= 0:
+    if team >= 0 and (s.feat & 2):
         if team == p:
             po = 0
             dmax[0] = rp + rub + pp
@@ -496,30 +484,52 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     else:
         dmax[0] = rp + rub + pp
         dmin[0] = -(rp + rub + po)
-    rub_out[0] = rub
+    if lazy_a < lazy_b and dmax[0] > lazy_a and dmin[0] < lazy_b:
+        rub_out[0] = -1             # no cut even without roem
+    else:
+        rub = kj_roem_ub(s, rem)
+        dmax[0] += rub
+        dmin[0] -= rub
+        rub_out[0] = rub
     pit_o[0] = po
 
 
 cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
-    """Final acc d and roem when every seat holds one card (a trick boundary)."""
-    cdef KJUndo u[4]
-    cdef int i, seat
-    cdef int cards[4]
+    """Final acc d and roem when every seat holds one card (a trick boundary),
+    computed directly (the same scoring as :func:`kj_play`)."""
+    cdef int i, seat, c, pw, best = -1, winner = 0, team, total = 10, bonus = 0, sd = 0
+    cdef int led = ctz64(s.hands[s.d.leader]) & 3
+    cdef uint32_t m = 0, bit
     for i in range(4):
-        seat = (s.leader + i) & 3
-        cards[i] = ctz64(s.hands[seat])
-        kj_play(s, seat, cards[i], &u[i])
-    accd[0] = s.accd
-    acct[0] = s.acct
-    i = 3
-    while i >= 0:
-        kj_undo(s, (u[0].leader + i) & 3, cards[i], &u[i])
-        i -= 1
+        seat = (s.d.leader + i) & 3
+        c = ctz64(s.hands[seat])
+        bit = (<uint32_t>1) << c
+        m |= bit
+        total += s.pts[c]
+        if s.tpow[c]:
+            pw = 100 + s.tpow[c]
+        elif (c & 3) == led:
+            pw = s.ppow[c]
+        else:
+            pw = 0
+        if pw > best:
+            best = pw
+            winner = seat
+        if s.stuk_mode == KJ_STUK_HAND and seat == s.stuk_seat and (bit & s.stukmask):
+            # the holder plays the second of K, Q of trumps
+            sd = 20 if (seat & 1) == s.playing else -20
+    team = winner & 1
+    bonus = kj_trick_roem(s, m)
+    if s.d.flags & (1 << team):
+        bonus += s.pit
+    total += bonus
+    accd[0] = s.d.accd + sd + (total if team == s.playing else -total)
+    acct[0] = s.d.acct + (20 if sd else 0) + bonus
 
 
 cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     """Minimax of the future d (P's view) from the current position, fail-soft."""
-    cdef int n = s.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
+    cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
@@ -528,18 +538,18 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     if kj_check_limits(s):
         return 0
     if n == 0:
-        if s.tricks_done == 8:
+        if s.d.tricks_done == 8:
             return 0
-        if s.tricks_done == 7:
+        if s.d.tricks_done == 7:
             kj_last_trick(s, &dmin, &xub)
-            return dmin - s.accd
-        kj_future_bounds(s, &dmin, &dmax, &xub, &po)
-        if dmax <= a:
+            return dmin - s.d.accd
+        kj_future_bounds(s, &dmin, &dmax, &xub, &po, a, b)
+        if xub >= 0 and dmax <= a:
             return dmax
-        if dmin >= b:
+        if xub >= 0 and dmin >= b:
             return dmin
-        meta = s.leader | (s.flags << 2)
-        depth = 8 - s.tricks_done
+        meta = s.d.leader | (s.d.flags << 2)
+        depth = 8 - s.d.tricks_done
         h = kj_hash(s, meta, 0, 0)
         e = kj_find(s, h, meta, 0, 0)
         if e != NULL:
@@ -557,15 +567,15 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
                 ttbest = e.best
     a0 = a
     b0 = b
-    seat = (s.leader + n) & 3
+    seat = (s.d.leader + n) & 3
     maxi = (seat & 1) == s.playing
     cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 0)
     best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
         c = moves[i]
-        before = s.accd
+        before = s.d.accd
         kj_play(s, seat, c, &u)
-        delta = s.accd - before
+        delta = s.d.accd - before
         v = delta + kj_search_d(s, a - delta, b - delta)
         kj_undo(s, seat, c, &u)
         if s.aborted:
@@ -600,7 +610,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
 cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     """Minimax of h = BIG if the hand is made else the (negative) net when nat;
     absolute values, fail-soft."""
-    cdef int n = s.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1
+    cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
     cdef int need, base, lo_b, hi_b, kaccd = 0, kacct = 0, off = 0, elo, ehi
     cdef uint64_t h = 0
@@ -611,18 +621,18 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     if kj_check_limits(s):
         return 0
     if n == 0:
-        if s.tricks_done == 8:
-            return KJ_BIG if s.accd > s.thr else -(162 + s.acct)
-        if s.tricks_done == 7:
+        if s.d.tricks_done == 8:
+            return KJ_BIG if s.d.accd > s.thr else -(162 + s.d.acct)
+        if s.d.tricks_done == 7:
             kj_last_trick(s, &dmin, &xub)
             return KJ_BIG if dmin > s.thr else -(162 + xub)
         kj_future_bounds(s, &dmin, &dmax, &xub, &po)
-        base = -(162 + s.acct)
-        if s.accd + dmin > s.thr:
+        base = -(162 + s.d.acct)
+        if s.d.accd + dmin > s.thr:
             return KJ_BIG
-        need = s.thr - s.accd
+        need = s.thr - s.d.accd
         # made-ness already settled by the mode-D table?
-        meta = s.leader | (s.flags << 2)
+        meta = s.d.leader | (s.d.flags << 2)
         ed = kj_find(s, kj_hash(s, meta, 0, 0), meta, 0, 0)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
@@ -643,16 +653,16 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if lo_b >= b:
             return lo_b
         meta |= 16
-        depth = 8 - s.tricks_done
-        if dmax <= need:
+        depth = 8 - s.d.tricks_done
+        if dmax <= need and (s.feat & 4):
             # never made below: h = base - future roem (and pit), whatever acc d and
             # the roem so far are; keyed without them, stored relative to base
             kaccd = -32768
             kacct = 0
             off = base
         else:
-            kaccd = s.accd
-            kacct = s.acct
+            kaccd = s.d.accd
+            kacct = s.d.acct
         h = kj_hash(s, meta, kaccd, kacct)
         e = kj_find(s, h, meta, kaccd, kacct)
         if e != NULL:
@@ -674,7 +684,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             ttbest = ed.best
     a0 = a
     b0 = b
-    seat = (s.leader + n) & 3
+    seat = (s.d.leader + n) & 3
     maxi = (seat & 1) == s.playing
     cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
     best = -KJ_INF if maxi else KJ_INF
@@ -715,7 +725,7 @@ cdef int kj_mtdf_d(KJState* s, int lower, int upper, int guess) noexcept nogil:
     """Exact future d by MTD(f): null-window tests from ``guess``, knowing
     ``lower <= d < upper``."""
     cdef int g = guess, beta, r
-    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.tmask
+    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask
     cdef int top = kj_points_of(s, rem) + 10 + kj_roem_ub(s, rem) + s.pit + 1
     if upper > top:
         upper = top
@@ -725,6 +735,7 @@ cdef int kj_mtdf_d(KJState* s, int lower, int upper, int guess) noexcept nogil:
         if beta <= lower:
             beta = lower + 1
         r = kj_search_d(s, beta - 1, beta)
+        s.dbg[0] += 1
         if s.aborted:
             return 0
         if r < beta:
@@ -739,10 +750,11 @@ cdef int kj_mtdf_n(KJState* s, int lower, int upper, int guess) noexcept nogil:
     """Exact h by MTD(f) (see :func:`kj_mtdf_d`); the nat value is below BIG."""
     cdef int g, beta, r
     # first test: is h above the nat value with no further roem?
-    g = -(162 + s.acct)
+    g = -(162 + s.d.acct)
     while lower < upper:
         beta = g + 1 if g == lower else g
         r = kj_search_n(s, beta - 1, beta)
+        s.dbg[1] += 1
         if s.aborted:
             return 0
         if r < beta:
@@ -756,12 +768,12 @@ cdef int kj_mtdf_n(KJState* s, int lower, int upper, int guess) noexcept nogil:
 cdef int kj_value(KJState* s) noexcept nogil:
     """Exact net score of the playing team from the current position."""
     cdef int need, v
-    if s.tricks_done == 8:
-        if s.accd > s.thr:
-            return s.accd
-        return -(162 + s.acct)
+    if s.d.tricks_done == 8:
+        if s.d.accd > s.thr:
+            return s.d.accd
+        return -(162 + s.d.acct)
     cdef uint64_t n0 = s.nodes
-    need = s.thr - s.accd
+    need = s.thr - s.d.accd
     v = kj_search_d(s, need, need + 1)
     s.phase_nodes[0] += s.nodes - n0
     n0 = s.nodes
@@ -770,8 +782,8 @@ cdef int kj_value(KJState* s) noexcept nogil:
     if v > need:
         v = kj_mtdf_d(s, v, KJ_INF, v)
         s.phase_nodes[1] += s.nodes - n0
-        return s.accd + v
-    v = kj_mtdf_n(s, -KJ_INF, KJ_BIG, v)
+        return s.d.accd + v
+    v = kj_mtdf_n(s, -KJ_INF, -(162 + s.d.acct), v)
     s.phase_nodes[2] += s.nodes - n0
     return v
 
@@ -793,6 +805,7 @@ cdef class KlaverjasKernel:
         if self.s.tt == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.s.ttmask = ((<uint64_t>1) << tt_bits) - 1
+        self.s.feat = 0xF0FF
         self.s.gen = 0
 
     def __dealloc__(self):
@@ -851,18 +864,19 @@ cdef class KlaverjasKernel:
         s.hands[1] = h1
         s.hands[2] = h2
         s.hands[3] = h3
-        s.leader = leader
-        s.ntrick = 0
-        s.tmask = 0
-        s.tpts = 0
-        s.hi_trump = 0
-        s.win_pow = 0
-        s.win_pos = 0
-        s.led = 0
-        s.accd = accd
-        s.acct = acct
-        s.flags = flags
-        s.tricks_done = tricks_done
+        s.d.leader = leader
+        s.d.ntrick = 0
+        s.d.tmask = 0
+        s.d.tpts = 0
+        s.d.hi_trump = 0
+        s.d.win_pow = 0
+        s.d.win_pos = 0
+        s.d.led = 0
+        s.d.accd = accd
+        s.d.acct = acct
+        s.d.flags = flags
+        s.d.tricks_done = tricks_done
+        s.d.hpts = kj_points_of(s, h0 | h1 | h2 | h3)
 
     def load(self, hands, trick, int leader, int trump, bint rotterdam, int stuk_mode, int stuk_seat,
              int pit, bint tie_is_nat, int playing, int accd, int acct, int flags, int tricks_done,
@@ -888,8 +902,8 @@ cdef class KlaverjasKernel:
             seat = (leader + i) & 3
             # stuk "hand" was already scored by the caller: undo the kernel's scoring
             kj_play(&self.s, seat, c, &u)
-            self.s.accd = u.accd
-            self.s.acct = u.acct
+            self.s.d.accd = u.d.accd
+            self.s.d.acct = u.d.acct
 
     def set_limits(self, node_limit=None, time_limit=None):
         """Stop the next searches after ``node_limit`` nodes or ``time_limit`` seconds."""
@@ -900,6 +914,28 @@ cdef class KlaverjasKernel:
         self.s.has_deadline = time_limit is not None
         if time_limit is not None:
             self.s.deadline = clock() + <clock_t>(float(time_limit) * CLOCKS_PER_SEC)
+
+    def roem_bound(self):
+        """Upper bound of the roem still to be scored (internal, for tests)."""
+        cdef KJState* s = &self.s
+        return kj_roem_ub(s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask)
+
+    def debug_search_d(self, int alpha, int beta):
+        return kj_search_d(&self.s, alpha, beta)
+
+    def debug_search_n(self, int alpha, int beta):
+        return kj_search_n(&self.s, alpha, beta)
+
+    def debug_accd(self):
+        return self.s.d.accd, self.s.d.acct, self.s.thr
+
+    @property
+    def dbg(self):
+        return [self.s.dbg[i] for i in range(64)]
+
+    def set_features(self, int feat):
+        """Experiment switches (internal)."""
+        self.s.feat = feat
 
     @property
     def nodes(self):
@@ -917,34 +953,34 @@ cdef class KlaverjasKernel:
 
     @property
     def to_move(self):
-        return (self.s.leader + self.s.ntrick) & 3
+        return (self.s.d.leader + self.s.d.ntrick) & 3
 
     def trivial_bounds(self):
         """``(lower, upper)``: cheap bounds of the exact value of the position."""
         cdef KJState* s = &self.s
-        cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.tmask
+        cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask
         cdef int rp, rub, pp, po, hi, lo
-        if s.tricks_done == 8:
-            v = s.accd if s.accd > s.thr else -(162 + s.acct)
+        if s.d.tricks_done == 8:
+            v = s.d.accd if s.d.accd > s.thr else -(162 + s.d.acct)
             return v, v
         rp = kj_points_of(s, rem) + 10
         rub = kj_roem_ub(s, rem)
-        pp = s.pit if (s.flags >> s.playing) & 1 else 0
-        po = s.pit if (s.flags >> (1 - s.playing)) & 1 else 0
-        hi = s.accd + rp + rub + pp
+        pp = s.pit if (s.d.flags >> s.playing) & 1 else 0
+        po = s.pit if (s.d.flags >> (1 - s.playing)) & 1 else 0
+        hi = s.d.accd + rp + rub + pp
         if hi <= s.thr:
-            hi = -(162 + s.acct)
-        lo = -(162 + s.acct + rub + po)
-        if s.accd - (rp + rub + po) > s.thr:
-            lo = s.accd - (rp + rub + po)
+            hi = -(162 + s.d.acct)
+        lo = -(162 + s.d.acct + rub + po)
+        if s.d.accd - (rp + rub + po) > s.thr:
+            lo = s.d.accd - (rp + rub + po)
         return lo, hi
 
     def finished(self):
-        return self.s.tricks_done == 8
+        return self.s.d.tricks_done == 8
 
     def legal(self):
         """Legal card bits of the player to move, ascending."""
-        cdef uint32_t m = kj_legal(&self.s, self.s.hands[(self.s.leader + self.s.ntrick) & 3])
+        cdef uint32_t m = kj_legal(&self.s, self.s.hands[(self.s.d.leader + self.s.d.ntrick) & 3])
         out = []
         while m:
             out.append(ctz64(m))
@@ -962,7 +998,7 @@ cdef class KlaverjasKernel:
         """``[(card bit, exact value after it)]`` for the legal cards; stops early
         (shorter list) when a limit is hit."""
         cdef KJUndo u
-        cdef int seat = (self.s.leader + self.s.ntrick) & 3
+        cdef int seat = (self.s.d.leader + self.s.d.ntrick) & 3
         cdef int c, v
         out = []
         for c in self.legal():
@@ -980,7 +1016,7 @@ cdef class KlaverjasKernel:
         cdef KJUndo u
         if c not in self.legal():
             raise ValueError(f"card bit {c} is not legal here")
-        kj_play(&self.s, (self.s.leader + self.s.ntrick) & 3, c, &u)
+        kj_play(&self.s, (self.s.d.leader + self.s.d.ntrick) & 3, c, &u)
 
     def pv(self, int value):
         """A principal variation from the current position whose value is ``value``:
@@ -989,8 +1025,8 @@ cdef class KlaverjasKernel:
         cdef int seats[32]
         cdef int cards[32]
         cdef int depth = 0, c, v, seat, found
-        while self.s.tricks_done < 8 and not self.s.aborted:
-            seat = (self.s.leader + self.s.ntrick) & 3
+        while self.s.d.tricks_done < 8 and not self.s.aborted:
+            seat = (self.s.d.leader + self.s.d.ntrick) & 3
             found = 0
             for c in self.legal():
                 kj_play(&self.s, seat, c, &undo[depth])
