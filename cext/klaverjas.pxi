@@ -102,8 +102,6 @@ ctypedef struct KJState:
     clock_t deadline
     int has_deadline, aborted
     uint64_t phase_nodes[3]   # nodes spent: made test, exact d, nat search
-    int feat                  # experiment switches (bit set = feature on)
-    uint64_t dbg[64]
 
 
 cdef inline int kj_power(KJState* s, int c) noexcept nogil:
@@ -229,16 +227,16 @@ cdef inline void kj_undo(KJState* s, int seat, int c, KJUndo* u) noexcept nogil:
     s.tcard[u.d.ntrick] = u.tcard      # the roem bound reads the trick's cards
 
 
-cdef inline int kj_roem_ub(KJState* s, uint32_t rem) noexcept nogil:
+cdef inline int kj_roem_ub(KJState* s) noexcept nogil:
     """An upper bound of the roem still to be scored from the cards in the hands
-    and in the trick (``rem`` is not used: the bound needs who holds what).
+    and in the trick.
 
     A roem takes one card of each of distinct players (a trick's cards count
     for the players who played them): a run of three ranks w, w+1, w+2 of a
     suit is impossible when one player holds two of them; four of a kind when
     one player holds two; stuk (per trick) when one player holds K and Q."""
     cdef int ub = 0, suit, n, i
-    cdef uint32_t q, h, a, bad = 0, good, cov
+    cdef uint32_t q, h, a, bad = 0, good, cov, rem
     cdef uint32_t hm[4]
     hm[0] = s.hands[0]
     hm[1] = s.hands[1]
@@ -355,10 +353,8 @@ cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept
     cdef uint32_t lp, op, need, btw
     cdef int su, r, w, prev, safe
     cdef uint32_t low = legal & 0xFFFu & ~(s.trumpmask & 0xF00u)
-    if not (s.feat & 1):
-        return legal
-    if (low & (low - 1)) == 0:
-        return legal
+    if not (low & ((low >> 4) | (low >> 8))):
+        return legal                # no two low cards of one suit
     for su in range(4):
         lp = kj_suit_pattern(legal, su) & (0x3u if su == s.trump else 0x7u)
         if popcount64(lp) < 2:
@@ -472,7 +468,7 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
         elif t != team:
             break
         sure += s.pts[c]
-    if team >= 0 and (s.feat & 2):
+    if team >= 0:
         if team == p:
             po = 0
             dmax[0] = rp + rub + pp
@@ -487,7 +483,7 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     if lazy_a < lazy_b and dmax[0] > lazy_a and dmin[0] < lazy_b:
         rub_out[0] = -1             # no cut even without roem
     else:
-        rub = kj_roem_ub(s, rem)
+        rub = kj_roem_ub(s)
         dmax[0] += rub
         dmin[0] -= rub
         rub_out[0] = rub
@@ -525,6 +521,48 @@ cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
     total += bonus
     accd[0] = s.d.accd + sd + (total if team == s.playing else -total)
     acct[0] = s.d.acct + (20 if sd else 0) + bonus
+
+
+cdef int kj_ply2(KJState* s, int alpha, int beta, int mode) noexcept nogil:
+    """Plain fail-soft alpha-beta over the first of the last two tricks (two cards
+    per hand: at most 16 lines), the last trick scored directly.  Values are
+    absolute: the final acc d (``mode`` 0) or h (``mode`` 1, see
+    :func:`kj_search_n`)."""
+    cdef int seat, maxi, c, v, best, fd, ft, a = alpha, b = beta
+    cdef uint32_t legal
+    cdef KJUndo u
+    if kj_check_limits(s):
+        return 0
+    if s.d.tricks_done == 7:
+        kj_last_trick(s, &fd, &ft)
+        if mode == 0:
+            return fd
+        return KJ_BIG if fd > s.thr else -(162 + ft)
+    seat = (s.d.leader + s.d.ntrick) & 3
+    maxi = (seat & 1) == s.playing
+    legal = kj_legal(s, s.hands[seat])
+    best = -KJ_INF if maxi else KJ_INF
+    while legal:
+        c = ctz64(legal)
+        legal &= legal - 1
+        kj_play(s, seat, c, &u)
+        v = kj_ply2(s, a, b, mode)
+        kj_undo(s, seat, c, &u)
+        if s.aborted:
+            return 0
+        if maxi:
+            if v > best:
+                best = v
+                if best > a:
+                    a = best
+        else:
+            if v < best:
+                best = v
+                if best < b:
+                    b = best
+        if a >= b:
+            break
+    return best
 
 
 cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
@@ -569,8 +607,15 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     b0 = b
     seat = (s.d.leader + n) & 3
     maxi = (seat & 1) == s.playing
-    cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 0)
-    best = -KJ_INF if maxi else KJ_INF
+    if n == 0 and s.d.tricks_done == 6:
+        # two tricks left: a plain search is cheaper than the general one
+        cnt = 0
+        best = kj_ply2(s, a + s.d.accd, b + s.d.accd, 0) - s.d.accd
+        if s.aborted:
+            return 0
+    else:
+        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 0)
+        best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
         c = moves[i]
         before = s.d.accd
@@ -654,7 +699,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             return lo_b
         meta |= 16
         depth = 8 - s.d.tricks_done
-        if dmax <= need and (s.feat & 4):
+        if dmax <= need:
             # never made below: h = base - future roem (and pit), whatever acc d and
             # the roem so far are; keyed without them, stored relative to base
             kaccd = -32768
@@ -686,8 +731,14 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     b0 = b
     seat = (s.d.leader + n) & 3
     maxi = (seat & 1) == s.playing
-    cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
-    best = -KJ_INF if maxi else KJ_INF
+    if n == 0 and s.d.tricks_done == 6:
+        cnt = 0
+        best = kj_ply2(s, a, b, 1)
+        if s.aborted:
+            return 0
+    else:
+        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
+        best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
         c = moves[i]
         kj_play(s, seat, c, &u)
@@ -726,7 +777,7 @@ cdef int kj_mtdf_d(KJState* s, int lower, int upper, int guess) noexcept nogil:
     ``lower <= d < upper``."""
     cdef int g = guess, beta, r
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask
-    cdef int top = kj_points_of(s, rem) + 10 + kj_roem_ub(s, rem) + s.pit + 1
+    cdef int top = kj_points_of(s, rem) + 10 + kj_roem_ub(s) + s.pit + 1
     if upper > top:
         upper = top
     while lower < upper:
@@ -735,7 +786,6 @@ cdef int kj_mtdf_d(KJState* s, int lower, int upper, int guess) noexcept nogil:
         if beta <= lower:
             beta = lower + 1
         r = kj_search_d(s, beta - 1, beta)
-        s.dbg[0] += 1
         if s.aborted:
             return 0
         if r < beta:
@@ -754,7 +804,6 @@ cdef int kj_mtdf_n(KJState* s, int lower, int upper, int guess) noexcept nogil:
     while lower < upper:
         beta = g + 1 if g == lower else g
         r = kj_search_n(s, beta - 1, beta)
-        s.dbg[1] += 1
         if s.aborted:
             return 0
         if r < beta:
@@ -805,7 +854,6 @@ cdef class KlaverjasKernel:
         if self.s.tt == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.s.ttmask = ((<uint64_t>1) << tt_bits) - 1
-        self.s.feat = 0xF0FF
         self.s.gen = 0
 
     def __dealloc__(self):
@@ -918,24 +966,7 @@ cdef class KlaverjasKernel:
     def roem_bound(self):
         """Upper bound of the roem still to be scored (internal, for tests)."""
         cdef KJState* s = &self.s
-        return kj_roem_ub(s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask)
-
-    def debug_search_d(self, int alpha, int beta):
-        return kj_search_d(&self.s, alpha, beta)
-
-    def debug_search_n(self, int alpha, int beta):
-        return kj_search_n(&self.s, alpha, beta)
-
-    def debug_accd(self):
-        return self.s.d.accd, self.s.d.acct, self.s.thr
-
-    @property
-    def dbg(self):
-        return [self.s.dbg[i] for i in range(64)]
-
-    def set_features(self, int feat):
-        """Experiment switches (internal)."""
-        self.s.feat = feat
+        return kj_roem_ub(s)
 
     @property
     def nodes(self):
@@ -964,7 +995,7 @@ cdef class KlaverjasKernel:
             v = s.d.accd if s.d.accd > s.thr else -(162 + s.d.acct)
             return v, v
         rp = kj_points_of(s, rem) + 10
-        rub = kj_roem_ub(s, rem)
+        rub = kj_roem_ub(s)
         pp = s.pit if (s.d.flags >> s.playing) & 1 else 0
         po = s.pit if (s.d.flags >> (1 - s.playing)) & 1 else 0
         hi = s.d.accd + rp + rub + pp

@@ -130,6 +130,33 @@ def test_mid_trick_values_after_deeper_searches():
     check(st.play("9s"))
 
 
+def _max_future_roem(st: PlayState) -> int:
+    """The most roem any continuation can still score (exhaustive)."""
+    if st.is_over:
+        return sum(st.roem)
+    return max(_max_future_roem(st.play(c)) for c in st.legal_cards())
+
+
+@pytest.mark.parametrize("rules", RULESETS[:5], ids=str)
+def test_roem_bound_is_an_upper_bound(rules):
+    """The kernel's roem bound (one card per player per roem, never more than
+    the cards allow) is never below the roem some line of play still scores,
+    and it is tight when no roem is possible at all."""
+    from quartet_solver.klaverjas.dd import _kernel, _load
+
+    kernel = _kernel(10)
+    rng = random.Random(4242 + len(str(rules)))
+    zero_seen = 0
+    for i in range(60):
+        st = random_endgame(rng, 2 + i % 2, extra=i % 4, rules=rules, bias=(0.0, 0.5)[i % 2])
+        _load(kernel, st)
+        most = _max_future_roem(st) - sum(st.roem)
+        bound = kernel.roem_bound()
+        assert bound >= most, repr(st)
+        zero_seen += bound == 0
+    assert zero_seen > 0            # the bound often proves that no roem is left
+
+
 def test_tiny_transposition_table_is_still_exact():
     """Bounded memory: a 16-entry table (constant replacement) gives the same values."""
     rng = random.Random(12)
