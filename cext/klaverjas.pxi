@@ -526,8 +526,9 @@ cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
 cdef int kj_ply2(KJState* s, int alpha, int beta, int mode) noexcept nogil:
     """Plain fail-soft alpha-beta over the first of the last two tricks (two cards
     per hand: at most 16 lines), the last trick scored directly.  Values are
-    absolute: the final acc d (``mode`` 0) or h (``mode`` 1, see
-    :func:`kj_search_n`)."""
+    absolute: the final acc d (``mode`` 0), h (``mode`` 1, see
+    :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
+    maximises, see :func:`kj_search_r`)."""
     cdef int seat, maxi, c, v, best, fd, ft, a = alpha, b = beta
     cdef uint32_t legal
     cdef KJUndo u
@@ -537,9 +538,11 @@ cdef int kj_ply2(KJState* s, int alpha, int beta, int mode) noexcept nogil:
         kj_last_trick(s, &fd, &ft)
         if mode == 0:
             return fd
+        if mode == 2:
+            return ft
         return KJ_BIG if fd > s.thr else -(162 + ft)
     seat = (s.d.leader + s.d.ntrick) & 3
-    maxi = (seat & 1) == s.playing
+    maxi = ((seat & 1) == s.playing) != (mode == 2)
     legal = kj_legal(s, s.hands[seat])
     best = -KJ_INF if maxi else KJ_INF
     while legal:
@@ -772,17 +775,125 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     return best
 
 
+cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
+    """The roem game: minimax of the future roem + pit (whoever scores it), which
+    the playing team minimises and the other maximises, fail-soft.  Nobody plays
+    for the hand here; its value bounds the nat outcome (see :func:`kj_value`)."""
+    cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
+    cdef int a0, b0, rmax, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0, fd, ft
+    cdef uint64_t h = 0
+    cdef KJEntry* e = NULL
+    cdef KJUndo u
+    cdef int moves[8]
+    if kj_check_limits(s):
+        return 0
+    if n == 0:
+        if s.d.tricks_done == 8:
+            return 0
+        if s.d.tricks_done == 7:
+            kj_last_trick(s, &fd, &ft)
+            return ft - s.d.acct
+        if b <= 0:
+            return 0
+        rmax = kj_roem_ub(s) + (s.pit if s.d.flags else 0)
+        if rmax <= a or rmax == 0:
+            return rmax
+        meta = s.d.leader | (s.d.flags << 2) | 32
+        depth = 8 - s.d.tricks_done
+        h = kj_hash(s, meta, 0, 0)
+        e = kj_find(s, h, meta, 0, 0)
+        if e != NULL:
+            if e.lo >= b:
+                return e.lo
+            if e.hi <= a:
+                return e.hi
+            if e.lo == e.hi:
+                return e.lo
+            if e.lo > a:
+                a = e.lo
+            if e.hi < b:
+                b = e.hi
+            if e.best != 255:
+                ttbest = e.best
+    a0 = a
+    b0 = b
+    seat = (s.d.leader + n) & 3
+    maxi = (seat & 1) != s.playing
+    if n == 0 and s.d.tricks_done == 6:
+        cnt = 0
+        best = kj_ply2(s, a + s.d.acct, b + s.d.acct, 2) - s.d.acct
+        if s.aborted:
+            return 0
+    else:
+        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
+        best = -KJ_INF if maxi else KJ_INF
+    for i in range(cnt):
+        c = moves[i]
+        before = s.d.acct
+        kj_play(s, seat, c, &u)
+        delta = s.d.acct - before
+        v = delta + kj_search_r(s, a - delta, b - delta)
+        kj_undo(s, seat, c, &u)
+        if s.aborted:
+            return 0
+        if maxi:
+            if v > best:
+                best = v
+                bestc = c
+                if best > a:
+                    a = best
+        else:
+            if v < best:
+                best = v
+                bestc = c
+                if best < b:
+                    b = best
+        if a >= b:
+            break
+    if n == 0:
+        a = a0
+        b = b0
+        if best <= a:
+            kj_store(s, h, meta, 0, 0, -32000, best, bestc, depth)
+        elif best >= b:
+            kj_store(s, h, meta, 0, 0, best, 32000, bestc, depth)
+        else:
+            kj_store(s, h, meta, 0, 0, best, best, bestc, depth)
+    return best
+
+
+cdef int kj_roem_game(KJState* s) noexcept nogil:
+    """Exact value of the roem game (:func:`kj_search_r`) by null-window tests."""
+    cdef int lower = 0, upper, beta, r
+    upper = kj_roem_ub(s) + s.pit
+    while lower < upper:
+        beta = lower + 1 if lower == 0 else lower + (upper - lower + 1) // 2
+        r = kj_search_r(s, beta - 1, beta)
+        if s.aborted:
+            return 0
+        if r < beta:
+            upper = r
+        else:
+            lower = r
+    return lower
+
+
 cdef int kj_mtdf_d(KJState* s, int lower, int upper, int guess) noexcept nogil:
     """Exact future d by MTD(f): null-window tests from ``guess``, knowing
     ``lower <= d < upper``."""
     cdef int g = guess, beta, r
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask
     cdef int top = kj_points_of(s, rem) + 10 + kj_roem_ub(s) + s.pit + 1
+    cdef int dmin, dmax, xub, po
+    if s.d.ntrick == 0:
+        kj_future_bounds(s, &dmin, &dmax, &xub, &po)
+        if dmax + 1 < top:
+            top = dmax + 1
     if upper > top:
         upper = top
     while lower < upper:
         # bisection on the remaining interval, fail-soft results narrow it further
-        beta = lower + (upper - lower + 1) // 2
+        beta = lower + (upper - lower + 1) // 3
         if beta <= lower:
             beta = lower + 1
         r = kj_search_d(s, beta - 1, beta)
@@ -798,9 +909,7 @@ cdef int kj_mtdf_d(KJState* s, int lower, int upper, int guess) noexcept nogil:
 
 cdef int kj_mtdf_n(KJState* s, int lower, int upper, int guess) noexcept nogil:
     """Exact h by MTD(f) (see :func:`kj_mtdf_d`); the nat value is below BIG."""
-    cdef int g, beta, r
-    # first test: is h above the nat value with no further roem?
-    g = -(162 + s.d.acct)
+    cdef int g = guess, beta, r
     while lower < upper:
         beta = g + 1 if g == lower else g
         r = kj_search_n(s, beta - 1, beta)
@@ -816,7 +925,7 @@ cdef int kj_mtdf_n(KJState* s, int lower, int upper, int guess) noexcept nogil:
 
 cdef int kj_value(KJState* s) noexcept nogil:
     """Exact net score of the playing team from the current position."""
-    cdef int need, v
+    cdef int need, v, base, r
     if s.d.tricks_done == 8:
         if s.d.accd > s.thr:
             return s.d.accd
@@ -832,7 +941,23 @@ cdef int kj_value(KJState* s) noexcept nogil:
         v = kj_mtdf_d(s, v, KJ_INF, v)
         s.phase_nodes[1] += s.nodes - n0
         return s.d.accd + v
-    v = kj_mtdf_n(s, -KJ_INF, -(162 + s.d.acct), v)
+    # nat: the value is base - (roem + pit to come), base = -(162 + roem so
+    # far), so at most base.  First: made or no more roem (value base)?
+    base = -(162 + s.d.acct)
+    r = kj_search_n(s, base - 1, base)
+    if s.aborted or r >= base:
+        s.phase_nodes[2] += s.nodes - n0
+        return base
+    # the value is at most r < base.  Whatever the other team does, the playing
+    # team can hold the roem to the roem game's value R (and a made hand is
+    # worth even more), so the value is at least base - R: if R <= base - r
+    # the value is r
+    need = base - r
+    v = kj_search_r(s, need, need + 1)
+    if s.aborted or v <= need:
+        s.phase_nodes[2] += s.nodes - n0
+        return r
+    v = kj_mtdf_n(s, -KJ_INF, r, r)
     s.phase_nodes[2] += s.nodes - n0
     return v
 
