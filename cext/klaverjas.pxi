@@ -12,9 +12,13 @@
 #   2. if acc_d + D > thr the value is acc_d + D;
 #   3. else the value is the minimax of h = BIG if made else -(162 + roem + pit)
 #      (mode N, "search_n", absolute values, its TT key includes acc_d and the
-#      roem so far).
-# Both searches are fail-soft alpha-beta with one transposition table of bounds
-# (probed at trick boundaries only), cheap upper/lower bounds and move ordering.
+#      roem so far).  It lies between base - R and base (base = -(162 + roem so
+#      far)), R the value of the roem game (mode R, "search_r": future roem + pit,
+#      P minimises, nobody plays for the hand), which often settles it.
+# All searches are fail-soft alpha-beta with one transposition table of bounds
+# (probed at trick boundaries only), cheap upper/lower bounds (points, roem by
+# distinct players, top trumps of one team), interchangeable zero-point cards
+# merged, move ordering, and a plain search for the last two tricks.
 
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset

@@ -12,6 +12,8 @@ import random
 import zlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 from klaverjas_minimax import card_values as ref_card_values
 from klaverjas_minimax import minimax
@@ -155,6 +157,21 @@ def test_roem_bound_is_an_upper_bound(rules):
         assert bound >= most, repr(st)
         zero_seen += bound == 0
     assert zero_seen > 0            # the bound often proves that no roem is left
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=hst.integers(0, 2**30), tricks_left=hst.integers(2, 3), extra=hst.integers(0, 3),
+       rules=hst.sampled_from(RULESETS), bias=hst.sampled_from([0.0, 0.5, 1.0]))
+def test_hypothesis_endgames_against_minimax(seed, tricks_left, extra, rules, bias):
+    """Value, every card value and the principal variation against plain minimax,
+    and the roem bound against exhaustive play, on endgames drawn by hypothesis."""
+    from quartet_solver.klaverjas.dd import _kernel, _load
+
+    st = random_endgame(random.Random(seed), tricks_left, extra, rules, bias)
+    check(st)
+    kernel = _kernel(10)
+    _load(kernel, st)
+    assert kernel.roem_bound() >= _max_future_roem(st) - sum(st.roem)
 
 
 def test_tiny_transposition_table_is_still_exact():

@@ -32,11 +32,23 @@ of the additive ``d``:
    a playing-team ``h``-optimal strategy gets ``net >= value`` on nat outcomes
    and ``net > 0`` on made ones).
 
-Both are fail-soft alpha-beta searches with one transposition table of bounds
+In case 2 the value lies between ``base - R`` and ``base``, where ``base =
+-(162 + roem so far)`` and ``R`` is the value of the *roem game* (the roem and
+pit still to come, which the playing team minimises and the other team
+maximises, nobody playing for the hand): the playing team's ``R``-optimal
+strategy holds every nat outcome to ``net >= base - R`` and made outcomes are
+worth more.  So after one test has shown ``value <= r < base``, a roem-game test
+``R <= base - r`` settles ``value = r``; only otherwise does the ``h`` search go on.
+
+All are fail-soft alpha-beta searches with one transposition table of bounds
 (keyed by the exact remaining hands, the leader and the two "won every trick so
-far" flags, plus the accumulated ``d`` and roem in the second search), cheap
-bounds (points and roem still available) and move ordering.  ``d`` is first
-tested with a null window (is the hand made?), then solved exactly.
+far" flags, plus the accumulated ``d`` and roem in the ``h`` search), cheap
+bounds (points still available; roem, which takes one card of each of distinct
+players; the points of top trumps held by one team), interchangeable zero-point
+cards merged (same hand and suit, no other hand's card between them, in no
+possible roem), move ordering, and a plain search for the last two tricks.
+``d`` is first tested with a null window (is the hand made?), then solved
+exactly by further null-window tests.
 """
 
 from __future__ import annotations
