@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..cards import CardSet, CardsLike, Deck, Suit
 from ..errors import InvalidStateError
-from .dd import solve, solve_deal
+from .dd import _solve_deal_line, solve_deal
 from .deal import Deal
 from .rules import SEATS, Rules, seat_index
 from .state import PlayState
@@ -100,9 +100,9 @@ def dd_table(deal: Deal | str, leader: str | int = "E", rules: Rules | str = Rul
     for suit in _SUIT_ORDER:
         for team, declarer in (("NS", 0), ("EW", 1)):
             state = PlayState(deal, suit, declarer, lead, rules)
-            res = solve(state)
-            final = state.play_all(res.pv)
-            entries[(suit.char, team)] = (res.value, final.points[0], final.points[1])
+            value, line = _solve_deal_line(state)
+            final = state.play_all(line)
+            entries[(suit.char, team)] = (value, final.points[0], final.points[1])
     return DDTable(deal, SEATS[lead], rules, entries)
 
 
@@ -250,7 +250,8 @@ def _pit_possible(deal: Deal, suit: Suit, seat: int, leader: int, rules: Rules, 
     if net < 162 + rules.pit - 20:
         return False  # a pit line is worth at least 162 + pit (less 20 stuk to the other team)
     state = PlayState(deal, suit, seat, leader, rules)
-    final = state.play_all(solve(state).pv)
+    value, line = _solve_deal_line(state)
+    final = state.play_all(line)
     return all(t.winner % 2 == seat % 2 for t in final.tricks)
 
 
