@@ -6,6 +6,9 @@ max time per solve and node counts, and where the nodes go (made test, exact d
 search, nat search).
 
     python benchmarks/klaverjas_dd.py --deals 200
+
+Also times every card's value of endgames (three tricks left) side by side with
+the plain minimax of the tests (the slow reference), and ``analyse_bid``.
 """
 
 from __future__ import annotations
@@ -14,15 +17,42 @@ import argparse
 import os
 import random
 import statistics
+import sys
 import time
 
-from quartet_solver.klaverjas import Deal, Rules
-from quartet_solver.klaverjas.dd import DEFAULT_TT_BITS, _kernel
+from quartet_solver.klaverjas import Deal, PlayState, Rules
+from quartet_solver.klaverjas.dd import DEFAULT_TT_BITS, _kernel, solve
 
 
 def pct(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def endgames_vs_minimax(count: int, rules: Rules, seed: int) -> None:
+    """Side by side with the slow reference (tests/klaverjas_minimax.py: plain
+    minimax, no pruning): every legal card's value of random endgames with three
+    tricks left (often mid-trick), same positions, same process."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+    from klaverjas_minimax import card_values as ref_card_values
+
+    rng = random.Random(seed + 1)
+    states = []
+    for _ in range(count):
+        st = PlayState(Deal.random(seed=rng.randrange(1 << 62)), trump=rng.choice("cdhs"),
+                       declarer=rng.randrange(4), leader=rng.randrange(4), rules=rules)
+        for _ in range(20 + rng.randrange(4)):
+            st = st.play(rng.choice(st.legal_cards()))
+        states.append(st)
+    t0 = time.perf_counter()
+    ours = [solve(st, pv=False).card_values for st in states]
+    t_ours = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ref = [ref_card_values(st) for st in states]
+    t_ref = time.perf_counter() - t0
+    assert ours == ref, "solver and plain minimax disagree"
+    print(f"{count} endgames (3 tricks left), every card's value: solver {t_ours / count * 1e3:.3f} ms, "
+          f"plain minimax {t_ref / count * 1e3:.1f} ms per position -> {t_ref / t_ours:.0f}x; values equal")
 
 
 def main(argv=None) -> None:
@@ -32,6 +62,8 @@ def main(argv=None) -> None:
     ap.add_argument("--rules", default="amsterdam")
     ap.add_argument("--random-seats", action="store_true")
     ap.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS)
+    ap.add_argument("--endgames", type=int, default=100,
+                    help="endgames (3 tricks left) timed against the plain minimax (0 skips it)")
     ap.add_argument("--bid-samples", type=int, default=500,
                     help="samples for the analyse_bid timing (0 skips it)")
     args = ap.parse_args(argv)
@@ -72,6 +104,8 @@ def main(argv=None) -> None:
     print(f"throughput: {sum(nodes) / sum(times) / 1e6:.2f} M nodes/s")
     print("targets: median <= 1 ms, p99 <= 20 ms"
           f" -> median is {pct(ms, .5):.1f}x the target, p99 {pct(ms, .99) / 20:.1f}x")
+    if args.endgames:
+        endgames_vs_minimax(args.endgames, rules, args.seed)
     if args.bid_samples:
         from quartet_solver.klaverjas.analysis import analyse_bid
 

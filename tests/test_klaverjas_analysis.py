@@ -113,3 +113,18 @@ def test_analyse_bid_errors():
         analyse_bid("Jh 9h", samples=2)
     with pytest.raises(InvalidStateError, match="samples"):
         analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=0)
+
+
+def test_benchmark_script_runs():
+    """benchmarks/klaverjas_dd.py with tiny sizes (it checks its solver against
+    the plain minimax on the endgames it times)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "klaverjas_dd.py")
+    out = subprocess.run([sys.executable, script, "--deals", "1", "--endgames", "3", "--bid-samples", "0"],
+                         capture_output=True, text=True, timeout=300, cwd=tempfile.gettempdir())
+    assert out.returncode == 0, out.stderr
+    assert "4 full-deal solves" in out.stdout and "values equal" in out.stdout
