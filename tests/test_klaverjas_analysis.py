@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -118,11 +122,6 @@ def test_analyse_bid_errors():
 def test_benchmark_script_runs():
     """benchmarks/klaverjas_dd.py with tiny sizes (it checks its solver against
     the plain minimax on the endgames it times)."""
-    import os
-    import subprocess
-    import sys
-    import tempfile
-
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "klaverjas_dd.py")
     out = subprocess.run([sys.executable, script, "--deals", "1", "--endgames", "3", "--bid-samples", "0"],
                          capture_output=True, text=True, timeout=300, cwd=tempfile.gettempdir())
