@@ -866,22 +866,6 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef int kj_roem_game(KJState* s) noexcept nogil:
-    """Exact value of the roem game (:func:`kj_search_r`) by null-window tests."""
-    cdef int lower = 0, upper, beta, r
-    upper = kj_roem_ub(s) + s.pit
-    while lower < upper:
-        beta = lower + 1 if lower == 0 else lower + (upper - lower + 1) // 2
-        r = kj_search_r(s, beta - 1, beta)
-        if s.aborted:
-            return 0
-        if r < beta:
-            upper = r
-        else:
-            lower = r
-    return lower
-
-
 cdef int kj_mtdf_d(KJState* s, int lower, int upper, int guess) noexcept nogil:
     """Exact future d by MTD(f): null-window tests from ``guess``, knowing
     ``lower <= d < upper``."""
