@@ -349,6 +349,39 @@ cdef inline void kj_store(KJState* s, uint64_t h, int meta, int accd, int acct, 
 
 
 
+cdef inline int kj_use_entry(KJEntry* e, int off, int* a, int* b, int* ttbest, int* value) noexcept nogil:
+    """Narrow the window ``(a, b)`` by a table entry (bounds stored relative to
+    ``off``; the no-bound marks stay as they are) and take its best card; returns
+    1 with ``value`` set when the entry alone settles the node."""
+    cdef int lo = e.lo if e.lo == -32000 else e.lo + off
+    cdef int hi = e.hi if e.hi == 32000 else e.hi + off
+    if lo >= b[0] or lo == hi:
+        value[0] = lo
+        return 1
+    if hi <= a[0]:
+        value[0] = hi
+        return 1
+    if lo > a[0]:
+        a[0] = lo
+    if hi < b[0]:
+        b[0] = hi
+    if e.best != 255:
+        ttbest[0] = e.best
+    return 0
+
+
+cdef inline void kj_store_result(KJState* s, uint64_t h, int meta, int ka, int kb, int best, int off,
+                                 int a0, int b0, int bestc, int depth) noexcept nogil:
+    """Store a fail-soft result, classified against the window actually searched
+    (``a0``, ``b0``: after narrowing by the table), relative to ``off``."""
+    if best <= a0:
+        kj_store(s, h, meta, ka, kb, -32000, best - off, bestc, depth)
+    elif best >= b0:
+        kj_store(s, h, meta, ka, kb, best - off, 32000, bestc, depth)
+    else:
+        kj_store(s, h, meta, ka, kb, best - off, best - off, bestc, depth)
+
+
 cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept nogil:
     """Drop legal cards equivalent to a kept one: 0-point cards of one suit in
     the same hand with no card of another hand (or of the trick) between them,
@@ -597,19 +630,8 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         depth = 8 - s.d.tricks_done
         h = kj_hash(s, meta, 0, 0)
         e = kj_find(s, h, meta, 0, 0)
-        if e != NULL:
-            if e.lo >= b:
-                return e.lo
-            if e.hi <= a:
-                return e.hi
-            if e.lo == e.hi:
-                return e.lo
-            if e.lo > a:
-                a = e.lo
-            if e.hi < b:
-                b = e.hi
-            if e.best != 255:
-                ttbest = e.best
+        if e != NULL and kj_use_entry(e, 0, &a, &b, &ttbest, &v):
+            return v
     a0 = a
     b0 = b
     seat = (s.d.leader + n) & 3
@@ -647,15 +669,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
-        # classify against the window actually searched (narrowed by the TT)
-        a = a0
-        b = b0
-        if best <= a:
-            kj_store(s, h, meta, 0, 0, -32000, best, bestc, depth)
-        elif best >= b:
-            kj_store(s, h, meta, 0, 0, best, 32000, bestc, depth)
-        else:
-            kj_store(s, h, meta, 0, 0, best, best, bestc, depth)
+        kj_store_result(s, h, meta, 0, 0, best, 0, a0, b0, bestc, depth)
     return best
 
 
@@ -664,7 +678,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     absolute values, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef int need, base, lo_b, hi_b, kaccd = 0, kacct = 0, off = 0, elo, ehi
+    cdef int need, base, lo_b, hi_b, kaccd = 0, kacct = 0, off = 0
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
@@ -717,21 +731,8 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             kacct = s.d.acct
         h = kj_hash(s, meta, kaccd, kacct)
         e = kj_find(s, h, meta, kaccd, kacct)
-        if e != NULL:
-            elo = e.lo if e.lo == -32000 else e.lo + off
-            ehi = e.hi if e.hi == 32000 else e.hi + off
-            if elo >= b:
-                return elo
-            if ehi <= a:
-                return ehi
-            if elo == ehi:
-                return elo
-            if elo > a:
-                a = elo
-            if ehi < b:
-                b = ehi
-            if e.best != 255:
-                ttbest = e.best
+        if e != NULL and kj_use_entry(e, off, &a, &b, &ttbest, &v):
+            return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
             ttbest = ed.best
     a0 = a
@@ -768,14 +769,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
-        a = a0
-        b = b0
-        if best <= a:
-            kj_store(s, h, meta, kaccd, kacct, -32000, best - off, bestc, depth)
-        elif best >= b:
-            kj_store(s, h, meta, kaccd, kacct, best - off, 32000, bestc, depth)
-        else:
-            kj_store(s, h, meta, kaccd, kacct, best - off, best - off, bestc, depth)
+        kj_store_result(s, h, meta, kaccd, kacct, best, off, a0, b0, bestc, depth)
     return best
 
 
@@ -806,19 +800,8 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         depth = 8 - s.d.tricks_done
         h = kj_hash(s, meta, 0, 0)
         e = kj_find(s, h, meta, 0, 0)
-        if e != NULL:
-            if e.lo >= b:
-                return e.lo
-            if e.hi <= a:
-                return e.hi
-            if e.lo == e.hi:
-                return e.lo
-            if e.lo > a:
-                a = e.lo
-            if e.hi < b:
-                b = e.hi
-            if e.best != 255:
-                ttbest = e.best
+        if e != NULL and kj_use_entry(e, 0, &a, &b, &ttbest, &v):
+            return v
     a0 = a
     b0 = b
     seat = (s.d.leader + n) & 3
@@ -855,14 +838,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
-        a = a0
-        b = b0
-        if best <= a:
-            kj_store(s, h, meta, 0, 0, -32000, best, bestc, depth)
-        elif best >= b:
-            kj_store(s, h, meta, 0, 0, best, 32000, bestc, depth)
-        else:
-            kj_store(s, h, meta, 0, 0, best, best, bestc, depth)
+        kj_store_result(s, h, meta, 0, 0, best, 0, a0, b0, bestc, depth)
     return best
 
 

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 
 from ..errors import InvalidStateError
-from .bots import play
+from .bots import Bot, play
 from .decks import THEMED_DECKS, Deck
-from .game import Asked, Drew, Laid, Revealed
+from .game import Asked, Drew, Game, Laid, Revealed
 from .knowledge import Knowledge
 from .rules import Rules
 from .simulate import make_bot, simulate
@@ -124,13 +124,15 @@ def _cmd_deck(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    from .game import Game
-
+def _new_game(args: argparse.Namespace) -> tuple[Deck, Game, list[Bot]]:
+    """The deck, a dealt game and its bots (one per seat) from the common options."""
     deck = _deck(args.deck)
-    rules = _rules(args)
     bots = [make_bot(b, seed=args.seed * 31 + i) for i, b in enumerate(_bots(args.bots))]
-    game = Game(deck, players=len(bots), seed=args.seed, rules=rules)
+    return deck, Game(deck, players=len(bots), seed=args.seed, rules=_rules(args)), bots
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    deck, game, bots = _new_game(args)
     play(game, bots)
     if args.json:
         out = game.to_dict()
@@ -154,12 +156,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_infer(args: argparse.Namespace) -> int:
-    from .game import Game
-
-    deck = _deck(args.deck)
-    rules = _rules(args)
-    bots = [make_bot(b, seed=args.seed * 31 + i) for i, b in enumerate(_bots(args.bots))]
-    game = Game(deck, players=len(bots), seed=args.seed, rules=rules)
+    deck, game, bots = _new_game(args)
     for s, b in enumerate(bots):
         b.start(game, s)
     while not game.is_over and game.asks < args.asks:

@@ -324,18 +324,7 @@ class Knowledge:
         """Memory Kwartet: ``player`` turned up ``card`` from the middle (the pile) and took it."""
         p = self._seat(player, "player")
         c = self.deck.card(card)
-        self._flush()
-        self.events.append(Revealed(p, c))
-        self._touch()
-        w = self._where[c]
-        if w == _UNKNOWN:
-            self._resolve(c, self._pile_loc)
-        elif w != self._pile_loc:
-            self._fail(f"{self.deck.full_name(c)!r} revealed from the middle but it is at {self._loc_name(w)}")
-        if self._sizes[self._pile_loc] <= 0:
-            self._fail("a card revealed from an empty middle")
-        self._move(c, self._pile_loc, p)
-        self._pending.append((p, c // 4))
+        self._take_from_pile(p, c, Revealed(p, c), "revealed", "middle")
 
     def draw(self, player: int, card: CardLike | None = None) -> None:
         """Draw-pile hybrid: ``player`` drew from the pile.  Only the observer's own draws
@@ -347,16 +336,21 @@ class Knowledge:
                 f"exact inference does not cover unseen draws (player {p} drew from the pile)"
             )
         c = self.deck.card(card)
+        self._take_from_pile(p, c, Drew(p, c), "drawn", "pile")
+
+    def _take_from_pile(self, p: int, c: int, event: Revealed | Drew, verb: str, place: str) -> None:
+        """Player ``p`` took card ``c`` from the pile (``event`` is logged; ``verb``
+        and ``place`` word the errors: "drawn", "pile")."""
         self._flush()
-        self.events.append(Drew(p, c))
+        self.events.append(event)
         self._touch()
         w = self._where[c]
         if w == _UNKNOWN:
             self._resolve(c, self._pile_loc)
         elif w != self._pile_loc:
-            self._fail(f"{self.deck.full_name(c)!r} drawn from the pile but it is at {self._loc_name(w)}")
+            self._fail(f"{self.deck.full_name(c)!r} {verb} from the {place} but it is at {self._loc_name(w)}")
         if self._sizes[self._pile_loc] <= 0:
-            self._fail("a card drawn from an empty pile")
+            self._fail(f"a card {verb} from an empty {place}")
         self._move(c, self._pile_loc, p)
         self._pending.append((p, c // 4))
 
