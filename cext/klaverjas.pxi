@@ -11,10 +11,12 @@
 #   1. D = minimax value of the ADDITIVE future d (mode D, "search_d");
 #   2. if acc_d + D > thr the value is acc_d + D;
 #   3. else the value is the minimax of h = BIG if made else -(162 + roem + pit)
-#      (mode N, "search_n", absolute values, its TT key includes acc_d and the
-#      roem so far).  It lies between base - R and base (base = -(162 + roem so
-#      far)), R the value of the roem game (mode R, "search_r": future roem + pit,
-#      P minimises, nobody plays for the hand), which often settles it.
+#      (mode N, "search_n", absolute values; h - base depends on the position
+#      and on need = thr - acc_d only, and never grows with need, so one table
+#      entry per position serves every score).  It lies between base - R and
+#      base (base = -(162 + roem so far)), R the value of the roem game (mode R,
+#      "search_r": future roem + pit, P minimises, nobody plays for the hand),
+#      which often settles it.
 # All searches are fail-soft alpha-beta with one transposition table of bounds
 # (probed at trick boundaries only), cheap upper/lower bounds (points, roem by
 # distinct players, top trumps of one team), interchangeable zero-point cards
@@ -116,15 +118,17 @@ cdef inline int kj_power(KJState* s, int c) noexcept nogil:
     return 0
 
 
-cdef inline uint32_t kj_legal(KJState* s, uint32_t hand) noexcept nogil:
-    cdef int n = s.d.ntrick
+cdef inline uint32_t kj_legal_at(KJState* s, uint32_t hand, int n, int led, int hi_trump,
+                                 int win_pos) noexcept nogil:
+    """Legal cards of ``hand`` as the ``n``-th card of a trick (led suit ``led``,
+    highest trump power ``hi_trump``, winning card at position ``win_pos``)."""
     cdef uint32_t follow, trumps, higher, others, r
     if n == 0:
         return hand
-    follow = hand & (0x11111111u << s.d.led)
-    if s.d.led == s.trump:
+    follow = hand & (0x11111111u << led)
+    if led == s.trump:
         if follow:
-            higher = follow & s.trump_above[s.d.hi_trump]
+            higher = follow & s.trump_above[hi_trump]
             return higher if higher else follow
         return hand
     if follow:
@@ -132,20 +136,24 @@ cdef inline uint32_t kj_legal(KJState* s, uint32_t hand) noexcept nogil:
     trumps = hand & s.trumpmask
     if not trumps:
         return hand
-    higher = trumps & s.trump_above[s.d.hi_trump]
+    higher = trumps & s.trump_above[hi_trump]
     if s.rotterdam:
         return higher if higher else trumps
     others = hand & ~s.trumpmask
-    if n >= 2 and s.d.win_pos == n - 2:       # partner winning
-        if s.d.hi_trump == 0:
+    if n >= 2 and win_pos == n - 2:       # partner winning
+        if hi_trump == 0:
             return hand
         r = others | higher
         return r if r else hand
-    if s.d.hi_trump == 0:
+    if hi_trump == 0:
         return trumps
     if higher:
         return higher
     return others if others else hand
+
+
+cdef inline uint32_t kj_legal(KJState* s, uint32_t hand) noexcept nogil:
+    return kj_legal_at(s, hand, s.d.ntrick, s.d.led, s.d.hi_trump, s.d.win_pos)
 
 
 cdef inline int kj_trick_roem(KJState* s, uint32_t m) noexcept nogil:
@@ -318,6 +326,19 @@ cdef inline KJEntry* kj_find(KJState* s, uint64_t h, int meta, int accd, int acc
     return NULL
 
 
+cdef inline KJEntry* kj_find_pos(KJState* s, uint64_t h, int meta) noexcept nogil:
+    """The entry of the position alone (no score in the key)."""
+    cdef uint64_t i = h & s.ttmask
+    cdef KJEntry* e
+    cdef int k
+    for k in range(2):
+        e = &s.tt[i ^ k]
+        if (e.gen == s.gen and e.meta == meta and e.h[0] == s.hands[0] and e.h[1] == s.hands[1]
+                and e.h[2] == s.hands[2] and e.h[3] == s.hands[3]):
+            return e
+    return NULL
+
+
 cdef inline void kj_store(KJState* s, uint64_t h, int meta, int accd, int acct, int lo, int hi,
                           int best, int depth) noexcept nogil:
     cdef uint64_t i = h & s.ttmask
@@ -380,6 +401,69 @@ cdef inline void kj_store_result(KJState* s, uint64_t h, int meta, int ka, int k
         kj_store(s, h, meta, ka, kb, best - off, 32000, bestc, depth)
     else:
         kj_store(s, h, meta, ka, kb, best - off, best - off, bestc, depth)
+
+
+cdef inline int kj_use_entry_n(KJEntry* e, int need, int dmax, int base, int* a, int* b,
+                               int* ttbest, int* value) noexcept nogil:
+    """:func:`kj_use_entry` for a nat-search entry: its bounds are of h - base
+    (BIG kept as it is), the lower one valid for needs up to ``e.accd``, the
+    upper one for needs from ``e.acct`` on."""
+    cdef int lo = -32000, hi = 32000
+    if e.lo != -32000 and (need if need < dmax else dmax) <= e.accd:
+        lo = e.lo if e.lo >= KJ_BIG else e.lo + base
+    if e.hi != 32000 and need >= e.acct:
+        hi = e.hi if e.hi >= KJ_BIG else e.hi + base
+    if lo >= b[0] or lo == hi:
+        value[0] = lo
+        return 1
+    if hi <= a[0]:
+        value[0] = hi
+        return 1
+    if lo > a[0]:
+        a[0] = lo
+    if hi < b[0]:
+        b[0] = hi
+    if e.best != 255:
+        ttbest[0] = e.best
+    return 0
+
+
+cdef inline void kj_store_n(KJState* s, uint64_t h, int meta, int need, int dmax, int base, int best,
+                            int a0, int b0, int bestc, int depth) noexcept nogil:
+    """Store a fail-soft nat-search result (see :func:`kj_use_entry_n`): a lower
+    bound proven at ``need`` holds for every smaller need (for all when the hand
+    can no longer be made), an upper bound for every larger one (for all from
+    ``dmax`` on).  Of two bounds neither of which implies the other, the newer is
+    kept."""
+    cdef uint64_t i = h & s.ttmask
+    cdef KJEntry* e = kj_find_pos(s, h, meta)
+    cdef int rel = best if best >= KJ_BIG else best - base
+    cdef int nlo = 32767 if need >= dmax else need
+    cdef int nhi = need if need < dmax else dmax
+    if e == NULL:
+        e = &s.tt[i]
+        if e.gen == s.gen and e.depth > depth:
+            e = &s.tt[i ^ 1]
+        e.h[0] = s.hands[0]
+        e.h[1] = s.hands[1]
+        e.h[2] = s.hands[2]
+        e.h[3] = s.hands[3]
+        e.gen = s.gen
+        e.meta = meta
+        e.lo = -32000
+        e.hi = 32000
+        e.best = 255
+        e.depth = depth
+    if best > a0:               # a lower bound (exact if also below b0)
+        if e.lo == -32000 or not (rel <= e.lo and nlo <= e.accd):
+            e.lo = rel
+            e.accd = nlo
+    if best < b0:               # an upper bound
+        if e.hi == 32000 or not (rel >= e.hi and nhi >= e.acct):
+            e.hi = rel
+            e.acct = nhi
+    if bestc >= 0:
+        e.best = bestc
 
 
 cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept nogil:
@@ -527,17 +611,22 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     pit_o[0] = po
 
 
-cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
-    """Final acc d and roem when every seat holds one card (a trick boundary),
-    computed directly (the same scoring as :func:`kj_play`)."""
-    cdef int i, seat, c, pw, best = -1, winner = 0, team, total = 10, bonus = 0, sd = 0
-    cdef int led = ctz64(s.hands[s.d.leader]) & 3
-    cdef uint32_t m = 0, bit
+cdef inline void kj_last_at(KJState* s, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3,
+                            int leader, int flags, int accd0, int acct0, int* accd,
+                            int* acct) noexcept nogil:
+    """Final acc d and roem total when seat ``i`` holds the one card ``h<i>`` and
+    ``leader`` leads the last trick, from acc d ``accd0``, roem ``acct0`` and pit
+    flags ``flags`` (the same scoring as :func:`kj_play`)."""
+    cdef int i, seat, c, pw, best = -1, winner = 0, team, total = 10, bonus = 0, sd = 0, led
+    cdef uint32_t hm[4]
+    hm[0] = h0
+    hm[1] = h1
+    hm[2] = h2
+    hm[3] = h3
+    led = ctz64(hm[leader]) & 3
     for i in range(4):
-        seat = (s.d.leader + i) & 3
-        c = ctz64(s.hands[seat])
-        bit = (<uint32_t>1) << c
-        m |= bit
+        seat = (leader + i) & 3
+        c = ctz64(hm[seat])
         total += s.pts[c]
         if s.tpow[c]:
             pw = 100 + s.tpow[c]
@@ -548,46 +637,84 @@ cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
         if pw > best:
             best = pw
             winner = seat
-        if s.stuk_mode == KJ_STUK_HAND and seat == s.stuk_seat and (bit & s.stukmask):
-            # the holder plays the second of K, Q of trumps
-            sd = 20 if (seat & 1) == s.playing else -20
+    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (hm[s.stuk_seat] & s.stukmask):
+        # the holder plays the second of K, Q of trumps
+        sd = 20 if (s.stuk_seat & 1) == s.playing else -20
     team = winner & 1
-    bonus = kj_trick_roem(s, m)
-    if s.d.flags & (1 << team):
+    bonus = kj_trick_roem(s, h0 | h1 | h2 | h3)
+    if flags & (1 << team):
         bonus += s.pit
     total += bonus
-    accd[0] = s.d.accd + sd + (total if team == s.playing else -total)
-    acct[0] = s.d.acct + (20 if sd else 0) + bonus
+    accd[0] = accd0 + sd + (total if team == s.playing else -total)
+    acct[0] = acct0 + (20 if sd else 0) + bonus
 
 
-cdef int kj_ply2(KJState* s, int alpha, int beta, int mode) noexcept nogil:
-    """Plain fail-soft alpha-beta over the first of the last two tricks (two cards
-    per hand: at most 16 lines), the last trick scored directly.  Values are
-    absolute: the final acc d (``mode`` 0), h (``mode`` 1, see
-    :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
+cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
+    """Final acc d and roem when every seat holds one card (a trick boundary)."""
+    kj_last_at(s, s.hands[0], s.hands[1], s.hands[2], s.hands[3], s.d.leader, s.d.flags,
+               s.d.accd, s.d.acct, accd, acct)
+
+
+ctypedef struct KJTrick:
+    # a trick in progress in the two-trick search (the hands are not changed)
+    int led, hi_trump, win_pos, win_pow, tpts, sdd, sdt
+    uint32_t tmask
+
+
+cdef int kj_end2(KJState* s, KJTrick* t, int i, int alpha, int beta, int mode) noexcept nogil:
+    """Plain fail-soft alpha-beta over the first of the last two tricks from its
+    ``i``-th card (two cards per hand: at most 16 lines), the last trick scored
+    directly.  Values are absolute: the final acc d (``mode`` 0), h (``mode`` 1,
+    see :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
     maximises, see :func:`kj_search_r`)."""
-    cdef int seat, maxi, c, v, best, fd, ft, a = alpha, b = beta
-    cdef uint32_t legal
-    cdef KJUndo u
+    cdef int seat, maxi, c, v, best, pw, winner, team, roem, fd, ft, a = alpha, b = beta
+    cdef uint32_t legal, bit, tm
+    cdef KJTrick u
     if kj_check_limits(s):
         return 0
-    if s.d.tricks_done == 7:
-        kj_last_trick(s, &fd, &ft)
+    if i == 4:
+        tm = t.tmask
+        winner = (s.d.leader + t.win_pos) & 3
+        team = winner & 1
+        roem = kj_trick_roem(s, tm)
+        kj_last_at(s, s.hands[0] & ~tm, s.hands[1] & ~tm, s.hands[2] & ~tm, s.hands[3] & ~tm,
+                   winner, s.d.flags & (1 << team),
+                   s.d.accd + t.sdd + (t.tpts + roem if team == s.playing else -(t.tpts + roem)),
+                   s.d.acct + t.sdt + roem, &fd, &ft)
         if mode == 0:
             return fd
         if mode == 2:
             return ft
         return KJ_BIG if fd > s.thr else -(162 + ft)
-    seat = (s.d.leader + s.d.ntrick) & 3
+    seat = (s.d.leader + i) & 3
     maxi = ((seat & 1) == s.playing) != (mode == 2)
-    legal = kj_legal(s, s.hands[seat])
+    legal = kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump, t.win_pos)
     best = -KJ_INF if maxi else KJ_INF
     while legal:
         c = ctz64(legal)
         legal &= legal - 1
-        kj_play(s, seat, c, &u)
-        v = kj_ply2(s, a, b, mode)
-        kj_undo(s, seat, c, &u)
+        bit = (<uint32_t>1) << c
+        u = t[0]
+        if i == 0:
+            u.led = c & 3
+        if s.tpow[c]:
+            pw = 100 + s.tpow[c]
+            if s.tpow[c] > u.hi_trump:
+                u.hi_trump = s.tpow[c]
+        elif (c & 3) == u.led:
+            pw = s.ppow[c]
+        else:
+            pw = 0
+        if pw > u.win_pow:
+            u.win_pow = pw
+            u.win_pos = i
+        u.tmask |= bit
+        u.tpts += s.pts[c]
+        if (s.stuk_mode == KJ_STUK_HAND and seat == s.stuk_seat and (bit & s.stukmask)
+                and not (s.hands[seat] & ~bit & s.stukmask)):
+            u.sdt = 20
+            u.sdd = 20 if (seat & 1) == s.playing else -20
+        v = kj_end2(s, &u, i + 1, a, b, mode)
         if s.aborted:
             return 0
         if maxi:
@@ -603,6 +730,13 @@ cdef int kj_ply2(KJState* s, int alpha, int beta, int mode) noexcept nogil:
         if a >= b:
             break
     return best
+
+
+cdef inline int kj_ply2(KJState* s, int alpha, int beta, int mode) noexcept nogil:
+    """The last two tricks from their boundary (see :func:`kj_end2`)."""
+    cdef KJTrick t
+    memset(&t, 0, sizeof(KJTrick))
+    return kj_end2(s, &t, 0, alpha, beta, mode)
 
 
 cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
@@ -678,7 +812,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     absolute values, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef int need, base, lo_b, hi_b, kaccd = 0, kacct = 0, off = 0
+    cdef int need = 0, base = 0, lo_b, hi_b
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
@@ -720,18 +854,13 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             return lo_b
         meta |= 16
         depth = 8 - s.d.tricks_done
-        if dmax <= need:
-            # never made below: h = base - future roem (and pit), whatever acc d and
-            # the roem so far are; keyed without them, stored relative to base
-            kaccd = -32768
-            kacct = 0
-            off = base
-        else:
-            kaccd = s.d.accd
-            kacct = s.d.acct
-        h = kj_hash(s, meta, kaccd, kacct)
-        e = kj_find(s, h, meta, kaccd, kacct)
-        if e != NULL and kj_use_entry(e, off, &a, &b, &ttbest, &v):
+        # h - base (BIG kept) depends on the position and on need only, and does
+        # not grow with need: one entry per position holds a lower bound valid up
+        # to one need and an upper bound valid from one need on (for need >= dmax
+        # the hand can no longer be made, so every such need is alike)
+        h = kj_hash(s, meta, 0, 0)
+        e = kj_find_pos(s, h, meta)
+        if e != NULL and kj_use_entry_n(e, need, dmax, base, &a, &b, &ttbest, &v):
             return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
             ttbest = ed.best
@@ -769,7 +898,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
-        kj_store_result(s, h, meta, kaccd, kacct, best, off, a0, b0, bestc, depth)
+        kj_store_n(s, h, meta, need, dmax, base, best, a0, b0, bestc, depth)
     return best
 
 

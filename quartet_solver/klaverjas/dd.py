@@ -40,9 +40,12 @@ strategy holds every nat outcome to ``net >= base - R`` and made outcomes are
 worth more.  So after one test has shown ``value <= r < base``, a roem-game test
 ``R <= base - r`` settles ``value = r``; only otherwise does the ``h`` search go on.
 
-All are fail-soft alpha-beta searches with one transposition table of bounds
-(keyed by the exact remaining hands, the leader and the two "won every trick so
-far" flags, plus the accumulated ``d`` and roem in the ``h`` search), cheap
+All are fail-soft alpha-beta searches with one transposition table of bounds,
+keyed by the exact remaining hands, the leader and the two "won every trick so
+far" flags.  The ``h`` search keeps no score in its key: ``h - base`` depends
+only on the position and on ``need`` (the hand is made iff the future ``d``
+exceeds it) and never grows with ``need``, so its entries hold a lower bound
+valid up to one ``need`` and an upper bound valid from one ``need`` on.  Cheap
 bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
