@@ -503,30 +503,78 @@ cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept
             prev = r
     return legal
 
+cdef inline int kj_top_plain(KJState* s, uint32_t m) noexcept nogil:
+    """The card of ``m`` (cards of one suit, not empty) no other card of ``m``
+    beats when that suit is led."""
+    cdef uint32_t t = m
+    cdef int c = 0
+    while t:
+        c = ctz64(t)
+        if not (m & s.plain_above[c]):
+            break
+        t &= t - 1
+    return c
+
+
+cdef inline int kj_top_trump(KJState* s, uint32_t rem) noexcept nogil:
+    """The highest trump of ``rem`` (which holds one)."""
+    cdef int pw = 8
+    while pw > 1 and not ((rem >> s.trump_of_pow[pw]) & 1):
+        pw -= 1
+    return s.trump_of_pow[pw]
+
+
 cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int mode) noexcept nogil:
     """Legal cards in search order (best guess first); returns their number."""
     cdef int scores[8]
     cdef int cnt = 0, c, sc, pw, i, j, tmp, n = s.d.ntrick
     cdef int partner_win = n >= 2 and s.d.win_pos == n - 2
     cdef int r, pside = ((s.d.leader + n) & 1) == s.playing
-    cdef uint32_t rem, rc = 0
+    cdef uint32_t rem, rc = 0, part = 0, opp = 0, oh, sm, ruff = 0
     if (legal & (legal - 1)) == 0:
         out[0] = ctz64(legal)
         return 1
     rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     if n == 3:
         rc = kj_roem_cards(s)
+    elif n == 0:
+        part = s.hands[s.d.leader ^ 2]
+        opp = s.hands[s.d.leader ^ 1] | s.hands[s.d.leader ^ 3]
+        for i in range(1, 4, 2):
+            # the suits this opponent can ruff
+            oh = s.hands[s.d.leader ^ i]
+            if oh & s.trumpmask:
+                for j in range(4):
+                    if not (oh & (<uint32_t>0x11111111u << j)):
+                        ruff |= <uint32_t>0x11111111u << j
     while legal:
         c = ctz64(legal)
         legal &= legal - 1
         if c == ttbest:
             sc = 100000
         elif n == 0:
-            # leading: a card no remaining card of its suit beats first, then low cards
+            # leading: a card no remaining card of its suit beats first, then low
+            # cards to the partner's top card, then other low cards; not into a
+            # ruff, no small trumps once the other team has none
             if s.tpow[c]:
-                sc = 500 + s.pts[c] if not (rem & s.trump_above[s.tpow[c]]) else -s.tpow[c] - s.pts[c]
+                if not (rem & s.trump_above[s.tpow[c]]):
+                    sc = 500 + s.pts[c]
+                elif (part >> kj_top_trump(s, rem)) & 1:
+                    sc = 150 + s.pts[c]
+                else:
+                    sc = -s.tpow[c] - s.pts[c]
+                if sc < 500 and not (opp & s.trumpmask):
+                    sc -= 300
             else:
-                sc = (300 + s.pts[c]) if not (rem & (0x11111111u << (c & 3)) & s.plain_above[c]) else -s.ppow[c] - s.pts[c]
+                sm = rem & (<uint32_t>0x11111111u << (c & 3))
+                if not (sm & s.plain_above[c]):
+                    sc = 300 + s.pts[c]
+                elif (part >> kj_top_plain(s, sm)) & 1:
+                    sc = 200 + s.pts[c]
+                else:
+                    sc = -s.ppow[c] - s.pts[c]
+                if ruff & sm:
+                    sc -= 150 + 4 * s.pts[c]
         else:
             if s.tpow[c]:
                 pw = 100 + s.tpow[c]
