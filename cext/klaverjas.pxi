@@ -524,6 +524,25 @@ cdef inline int kj_top_trump(KJState* s, uint32_t rem) noexcept nogil:
     return s.trump_of_pow[pw]
 
 
+cdef inline int kj_beatable(KJState* s, uint32_t oh, int pw) noexcept nogil:
+    """Whether hand ``oh``, still to play to the trick, holds a card that may
+    beat power ``pw`` (for move ordering only)."""
+    cdef uint32_t fol = oh & (<uint32_t>0x11111111u << s.d.led)
+    cdef int c
+    if pw > 100:
+        if s.d.led != s.trump and fol:
+            return 0
+        return (oh & s.trump_above[pw - 100]) != 0
+    if fol:
+        while fol:
+            c = ctz64(fol)
+            fol &= fol - 1
+            if s.ppow[c] > pw:
+                return 1
+        return 0
+    return (oh & s.trumpmask) != 0
+
+
 cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int mode) noexcept nogil:
     """Legal cards in search order (best guess first); returns their number."""
     cdef int scores[8]
@@ -555,7 +574,7 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
         elif n == 0:
             # leading: a card no remaining card of its suit beats first, then low
             # cards to the partner's top card, then other low cards; not into a
-            # ruff, no small trumps once the other team has none
+            # ruff; trumps last once the other team has none
             if s.tpow[c]:
                 if not (rem & s.trump_above[s.tpow[c]]):
                     sc = 500 + s.pts[c]
@@ -563,8 +582,9 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
                     sc = 150 + s.pts[c]
                 else:
                     sc = -s.tpow[c] - s.pts[c]
-                if sc < 500 and not (opp & s.trumpmask):
-                    sc -= 300
+                if not (opp & s.trumpmask):
+                    # it pulls no trump: after the plain top cards
+                    sc = 250 + s.pts[c] if sc >= 500 else sc - 300
             else:
                 sm = rem & (<uint32_t>0x11111111u << (c & 3))
                 if not (sm & s.plain_above[c]):
@@ -582,7 +602,13 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
                 pw = s.ppow[c]
             else:
                 pw = 0
-            if partner_win:
+            if partner_win and n == 2 and kj_beatable(s, s.hands[(s.d.leader + 3) & 3], s.d.win_pow):
+                # the last hand can beat the partner's card: win for sure, or play low
+                if pw > s.d.win_pow and not kj_beatable(s, s.hands[(s.d.leader + 3) & 3], pw):
+                    sc = 1000 + s.pts[c] * 2 - pw
+                else:
+                    sc = -s.pts[c] * 4 - pw
+            elif partner_win:
                 sc = (200 + s.pts[c] * 4 - pw) if pw <= s.d.win_pow else (pw > 100) * -50 + s.pts[c]
             elif pw > s.d.win_pow:
                 sc = 1000 + s.pts[c] * 2 - pw
