@@ -549,7 +549,9 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
     cdef int cnt = 0, c, sc, pw, i, j, tmp, n = s.d.ntrick
     cdef int partner_win = n >= 2 and s.d.win_pos == n - 2
     cdef int r, pside = ((s.d.leader + n) & 1) == s.playing
-    cdef uint32_t rem, rc = 0, part = 0, opp = 0, oh, sm, ruff = 0
+    cdef uint32_t rem, rc = 0, part = 0, opp = 0, oh, sm, ruff = 0, last = 0
+    cdef int bp = 0, toptr = -1
+    cdef int tops[4]
     if (legal & (legal - 1)) == 0:
         out[0] = ctz64(legal)
         return 1
@@ -559,13 +561,18 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
     elif n == 0:
         part = s.hands[s.d.leader ^ 2]
         opp = s.hands[s.d.leader ^ 1] | s.hands[s.d.leader ^ 3]
+        tops[0] = tops[1] = tops[2] = tops[3] = -1
         for i in range(1, 4, 2):
-            # the suits this opponent can ruff
+            # the suits this opponent can ruff (bit j of the fold: it holds suit j)
             oh = s.hands[s.d.leader ^ i]
             if oh & s.trumpmask:
-                for j in range(4):
-                    if not (oh & (<uint32_t>0x11111111u << j)):
-                        ruff |= <uint32_t>0x11111111u << j
+                sm = oh | (oh >> 16)
+                sm |= sm >> 8
+                sm |= sm >> 4
+                ruff |= <uint32_t>0x11111111u * (~sm & 0xFu)
+    if partner_win and n == 2:
+        last = s.hands[(s.d.leader + 3) & 3]
+        bp = kj_beatable(s, last, s.d.win_pow)
     while legal:
         c = ctz64(legal)
         legal &= legal - 1
@@ -578,10 +585,10 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
             if s.tpow[c]:
                 if not (rem & s.trump_above[s.tpow[c]]):
                     sc = 500 + s.pts[c]
-                elif (part >> kj_top_trump(s, rem)) & 1:
-                    sc = 150 + s.pts[c]
                 else:
-                    sc = -s.tpow[c] - s.pts[c]
+                    if toptr < 0:
+                        toptr = kj_top_trump(s, rem)
+                    sc = (150 + s.pts[c]) if (part >> toptr) & 1 else -s.tpow[c] - s.pts[c]
                 if not (opp & s.trumpmask):
                     # it pulls no trump: after the plain top cards
                     sc = 250 + s.pts[c] if sc >= 500 else sc - 300
@@ -589,10 +596,10 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
                 sm = rem & (<uint32_t>0x11111111u << (c & 3))
                 if not (sm & s.plain_above[c]):
                     sc = 300 + s.pts[c]
-                elif (part >> kj_top_plain(s, sm)) & 1:
-                    sc = 200 + s.pts[c]
                 else:
-                    sc = -s.ppow[c] - s.pts[c]
+                    if tops[c & 3] < 0:
+                        tops[c & 3] = kj_top_plain(s, sm)
+                    sc = (200 + s.pts[c]) if (part >> tops[c & 3]) & 1 else -s.ppow[c] - s.pts[c]
                 if ruff & sm:
                     sc -= 150 + 4 * s.pts[c]
         else:
@@ -602,9 +609,9 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
                 pw = s.ppow[c]
             else:
                 pw = 0
-            if partner_win and n == 2 and kj_beatable(s, s.hands[(s.d.leader + 3) & 3], s.d.win_pow):
+            if bp:
                 # the last hand can beat the partner's card: win for sure, or play low
-                if pw > s.d.win_pow and not kj_beatable(s, s.hands[(s.d.leader + 3) & 3], pw):
+                if pw > s.d.win_pow and not kj_beatable(s, last, pw):
                     sc = 1000 + s.pts[c] * 2 - pw
                 else:
                     sc = -s.pts[c] * 4 - pw
