@@ -99,7 +99,8 @@ ctypedef struct KJState:
     # the trick in progress (its cards) and the rest of the changing state
     int tcard[4]
     KJDyn d
-    # transposition table
+    # transposition table; key: the hands with dead low cards moved down (kj_canon)
+    uint32_t key[4]
     KJEntry* tt
     uint64_t ttmask
     uint16_t gen
@@ -302,11 +303,60 @@ cdef inline int kj_check_limits(KJState* s) noexcept nogil:
     return s.aborted
 
 
+cdef inline void kj_canon(KJState* s) noexcept nogil:
+    """The table key of a position at a trick boundary: the hands, with the
+    zero-point cards of a suit (7 8 9, of trumps 7 8) moved down to its lowest
+    ranks, in order and with their holders, when none of them can still be in a
+    run (three ranks of the suit still out with three different holders).  Such
+    positions are the same game: the cards keep their order against every other
+    card, carry no points and make no roem."""
+    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+    cdef uint32_t wb, x, bit, todo
+    cdef uint32_t lw = rem & 0xFFFu & ~((<uint32_t>1) << (8 + s.trump))
+    cdef int su, w, i, r, k, nr, dead
+    s.key[0] = s.hands[0]
+    s.key[1] = s.hands[1]
+    s.key[2] = s.hands[2]
+    s.key[3] = s.hands[3]
+    # suits (bit su) whose low cards are not the lowest ranks: a rank out
+    # while the rank below it is not
+    todo = (((lw >> 4) & ~lw) | ((lw >> 8) & ~(lw >> 4))) & 0xFu
+    while todo:
+        su = ctz64(todo)
+        todo &= todo - 1
+        nr = 2 if su == s.trump else 3
+        dead = 1
+        for w in range(nr):
+            # the run of ranks w, w + 1, w + 2: all out, no hand with two of them?
+            wb = (<uint32_t>0x111u) << (4 * w + su)
+            if (rem & wb) != wb:
+                continue
+            for i in range(4):
+                x = s.hands[i] & wb
+                if x & (x - 1):
+                    break
+            else:
+                dead = 0
+                break
+        if not dead:
+            continue
+        k = 0
+        for r in range(nr):
+            bit = (<uint32_t>1) << (4 * r + su)
+            if rem & bit:
+                if r != k:
+                    for i in range(4):
+                        if s.hands[i] & bit:
+                            s.key[i] ^= bit | ((<uint32_t>1) << (4 * k + su))
+                            break
+                k += 1
+
+
 cdef inline uint64_t kj_hash(KJState* s, int meta, int accd, int acct) noexcept nogil:
-    cdef uint64_t x = (<uint64_t>s.hands[0]) * <uint64_t>0x9E3779B97F4A7C15ULL
-    x ^= (<uint64_t>s.hands[1]) * <uint64_t>0xC2B2AE3D27D4EB4FULL
-    x ^= (<uint64_t>s.hands[2]) * <uint64_t>0x165667B19E3779F9ULL
-    x ^= (<uint64_t>s.hands[3]) * <uint64_t>0xD6E8FEB86659FD93ULL
+    cdef uint64_t x = (<uint64_t>s.key[0]) * <uint64_t>0x9E3779B97F4A7C15ULL
+    x ^= (<uint64_t>s.key[1]) * <uint64_t>0xC2B2AE3D27D4EB4FULL
+    x ^= (<uint64_t>s.key[2]) * <uint64_t>0x165667B19E3779F9ULL
+    x ^= (<uint64_t>s.key[3]) * <uint64_t>0xD6E8FEB86659FD93ULL
     x ^= (<uint64_t>(meta | ((accd & 0xFFFF) << 8) | (<uint64_t>(acct & 0xFFFF) << 24))) * <uint64_t>0xFF51AFD7ED558CCDULL
     x ^= x >> 29
     x *= <uint64_t>0xBF58476D1CE4E5B9ULL
@@ -320,8 +370,8 @@ cdef inline KJEntry* kj_find(KJState* s, uint64_t h, int meta, int accd, int acc
     cdef int k
     for k in range(2):
         e = &s.tt[i ^ k]
-        if (e.gen == s.gen and e.meta == meta and e.h[0] == s.hands[0] and e.h[1] == s.hands[1]
-                and e.h[2] == s.hands[2] and e.h[3] == s.hands[3] and e.accd == accd and e.acct == acct):
+        if (e.gen == s.gen and e.meta == meta and e.h[0] == s.key[0] and e.h[1] == s.key[1]
+                and e.h[2] == s.key[2] and e.h[3] == s.key[3] and e.accd == accd and e.acct == acct):
             return e
     return NULL
 
@@ -333,8 +383,8 @@ cdef inline KJEntry* kj_find_pos(KJState* s, uint64_t h, int meta) noexcept nogi
     cdef int k
     for k in range(2):
         e = &s.tt[i ^ k]
-        if (e.gen == s.gen and e.meta == meta and e.h[0] == s.hands[0] and e.h[1] == s.hands[1]
-                and e.h[2] == s.hands[2] and e.h[3] == s.hands[3]):
+        if (e.gen == s.gen and e.meta == meta and e.h[0] == s.key[0] and e.h[1] == s.key[1]
+                and e.h[2] == s.key[2] and e.h[3] == s.key[3]):
             return e
     return NULL
 
@@ -355,10 +405,10 @@ cdef inline void kj_store(KJState* s, uint64_t h, int meta, int accd, int acct, 
     e = &s.tt[i]
     if e.gen == s.gen and e.depth > depth:
         e = &s.tt[i ^ 1]
-    e.h[0] = s.hands[0]
-    e.h[1] = s.hands[1]
-    e.h[2] = s.hands[2]
-    e.h[3] = s.hands[3]
+    e.h[0] = s.key[0]
+    e.h[1] = s.key[1]
+    e.h[2] = s.key[2]
+    e.h[3] = s.key[3]
     e.accd = accd
     e.acct = acct
     e.lo = lo
@@ -444,10 +494,10 @@ cdef inline void kj_store_n(KJState* s, uint64_t h, int meta, int need, int dmax
         e = &s.tt[i]
         if e.gen == s.gen and e.depth > depth:
             e = &s.tt[i ^ 1]
-        e.h[0] = s.hands[0]
-        e.h[1] = s.hands[1]
-        e.h[2] = s.hands[2]
-        e.h[3] = s.hands[3]
+        e.h[0] = s.key[0]
+        e.h[1] = s.key[1]
+        e.h[2] = s.key[2]
+        e.h[3] = s.key[3]
         e.gen = s.gen
         e.meta = meta
         e.lo = -32000
@@ -827,6 +877,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJUndo u
+    cdef uint32_t key[4]
     cdef int moves[8]
     if kj_check_limits(s):
         return 0
@@ -843,6 +894,11 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             return dmin
         meta = s.d.leader | (s.d.flags << 2)
         depth = 8 - s.d.tricks_done
+        kj_canon(s)
+        key[0] = s.key[0]
+        key[1] = s.key[1]
+        key[2] = s.key[2]
+        key[3] = s.key[3]
         h = kj_hash(s, meta, 0, 0)
         e = kj_find(s, h, meta, 0, 0)
         if e != NULL and kj_use_entry(e, 0, &a, &b, &ttbest, &v):
@@ -884,6 +940,10 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
+        s.key[0] = key[0]
+        s.key[1] = key[1]
+        s.key[2] = key[2]
+        s.key[3] = key[3]
         kj_store_result(s, h, meta, 0, 0, best, 0, a0, b0, bestc, depth)
     return best
 
@@ -898,6 +958,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
     cdef KJUndo u
+    cdef uint32_t key[4]
     cdef int moves[8]
     if kj_check_limits(s):
         return 0
@@ -914,6 +975,11 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         need = s.thr - s.d.accd
         # made-ness already settled by the mode-D table?
         meta = s.d.leader | (s.d.flags << 2)
+        kj_canon(s)
+        key[0] = s.key[0]
+        key[1] = s.key[1]
+        key[2] = s.key[2]
+        key[3] = s.key[3]
         ed = kj_find(s, kj_hash(s, meta, 0, 0), meta, 0, 0)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
@@ -979,6 +1045,10 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
+        s.key[0] = key[0]
+        s.key[1] = key[1]
+        s.key[2] = key[2]
+        s.key[3] = key[3]
         kj_store_n(s, h, meta, need, dmax, base, best, a0, b0, bestc, depth)
     return best
 
@@ -992,6 +1062,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJUndo u
+    cdef uint32_t key[4]
     cdef int moves[8]
     if kj_check_limits(s):
         return 0
@@ -1008,6 +1079,11 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
             return rmax
         meta = s.d.leader | (s.d.flags << 2) | 32
         depth = 8 - s.d.tricks_done
+        kj_canon(s)
+        key[0] = s.key[0]
+        key[1] = s.key[1]
+        key[2] = s.key[2]
+        key[3] = s.key[3]
         h = kj_hash(s, meta, 0, 0)
         e = kj_find(s, h, meta, 0, 0)
         if e != NULL and kj_use_entry(e, 0, &a, &b, &ttbest, &v):
@@ -1048,6 +1124,10 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
+        s.key[0] = key[0]
+        s.key[1] = key[1]
+        s.key[2] = key[2]
+        s.key[3] = key[3]
         kj_store_result(s, h, meta, 0, 0, best, 0, a0, b0, bestc, depth)
     return best
 
@@ -1261,6 +1341,12 @@ cdef class KlaverjasKernel:
         self.s.has_deadline = time_limit is not None
         if time_limit is not None:
             self.s.deadline = clock() + <clock_t>(float(time_limit) * CLOCKS_PER_SEC)
+
+    def table_key(self):
+        """The four hands of the table key of the position (internal, for
+        tests; meaningful at a trick boundary)."""
+        kj_canon(&self.s)
+        return [self.s.key[i] for i in range(4)]
 
     def roem_bound(self):
         """Upper bound of the roem still to be scored (internal, for tests)."""

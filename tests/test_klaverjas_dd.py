@@ -20,7 +20,8 @@ from klaverjas_minimax import minimax
 from quartet_solver.cards import Card, Rank, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import Deal, PlayState, Rules
-from quartet_solver.klaverjas.dd import DDResult, solve, solve_deal
+from quartet_solver._core import KlaverjasKernel
+from quartet_solver.klaverjas.dd import DDResult, _load, solve, solve_deal
 from quartet_solver.klaverjas.rules import card_power
 
 RULESETS = [
@@ -130,6 +131,32 @@ def test_mid_trick_values_after_deeper_searches():
                                                      " 8h 9h 8c Tc Qh")
     check(st)
     check(st.play("9s"))
+
+
+def test_table_key_positions_are_the_same_game():
+    """The table key moves zero-point cards that can be in no run down to the
+    lowest ranks of their suit.  On random trick-boundary endgames where it
+    moves some: the value equals the plain minimax, the key is its own key, and
+    the position it describes, solved on its own table, has the same value."""
+    rng = random.Random(31)
+    moved = 0
+    for i in range(120):
+        rules = RULESETS[i % len(RULESETS)]
+        st = random_endgame(rng, 3 + i % 2, extra=0, rules=rules, bias=(0.0, 0.5)[i % 2])
+        kernel = KlaverjasKernel(12)
+        _load(kernel, st)
+        key = kernel.table_key()
+        if key == [h.mask >> 20 for h in st.hands()]:
+            continue
+        moved += 1
+        value = kernel.value()
+        if len(st.tricks) == 5:
+            assert value == minimax(st), repr(st)
+        other = KlaverjasKernel(12)
+        _load(other, st, hands=key)
+        assert other.table_key() == key
+        assert other.value() == value, repr(st)
+    assert moved >= 60
 
 
 def _max_future_roem(st: PlayState) -> int:

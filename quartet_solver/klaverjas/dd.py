@@ -150,7 +150,10 @@ class DDResult:
                 f"cards=[{cards}], nodes={self.nodes}, seconds={self.seconds:.4f})")
 
 
-def _load(kernel: KlaverjasKernel, state: PlayState, new_generation: bool = True) -> None:
+def _load(kernel: KlaverjasKernel, state: PlayState, new_generation: bool = True,
+          hands: list[int] | None = None) -> None:
+    """Load ``state`` into ``kernel`` (``hands``: other card masks for the
+    hands, in the kernel's bit layout, for tests)."""
     rules = state.rules
     playing = state.playing_team
     tricks = state.tricks
@@ -160,7 +163,7 @@ def _load(kernel: KlaverjasKernel, state: PlayState, new_generation: bool = True
             flags |= 1 << team
     points, roem = state.points, state.roem
     kernel.load(
-        [h.mask >> 20 for h in state.hands()],
+        [h.mask >> 20 for h in state.hands()] if hands is None else hands,
         [c.index - 20 for c in state.trick],
         seat_index(state.trick_leader),
         int(state.trump),
