@@ -101,6 +101,7 @@ ctypedef struct KJState:
     KJDyn d
     # transposition table; key: the hands with dead low cards moved down (kj_canon)
     uint32_t key[4]
+    int key_tricks
     KJEntry* tt
     uint64_t ttmask
     uint16_t gen
@@ -309,7 +310,9 @@ cdef inline void kj_canon(KJState* s) noexcept nogil:
     ranks, in order and with their holders, when none of them can still be in a
     run (three ranks of the suit still out with three different holders).  Such
     positions are the same game: the cards keep their order against every other
-    card, carry no points and make no roem."""
+    card, carry no points and make no roem.  With fewer than ``key_tricks``
+    tricks left (default 4) the hands are the key: there the moves cost more
+    than they save."""
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     cdef uint32_t wb, x, bit, todo
     cdef uint32_t lw = rem & 0xFFFu & ~((<uint32_t>1) << (8 + s.trump))
@@ -318,6 +321,8 @@ cdef inline void kj_canon(KJState* s) noexcept nogil:
     s.key[1] = s.hands[1]
     s.key[2] = s.hands[2]
     s.key[3] = s.hands[3]
+    if 8 - s.d.tricks_done < s.key_tricks:
+        return                      # few tricks left: not worth its cost
     # suits (bit su) whose low cards are not the lowest ranks: a rank out
     # while the rank below it is not
     todo = (((lw >> 4) & ~lw) | ((lw >> 8) & ~(lw >> 4))) & 0xFu
@@ -1234,6 +1239,7 @@ cdef class KlaverjasKernel:
             raise MemoryError("cannot allocate the transposition table")
         self.s.ttmask = ((<uint64_t>1) << tt_bits) - 1
         self.s.gen = 0
+        self.s.key_tricks = 4
 
     def __dealloc__(self):
         free(self.s.tt)
@@ -1341,6 +1347,12 @@ cdef class KlaverjasKernel:
         self.s.has_deadline = time_limit is not None
         if time_limit is not None:
             self.s.deadline = clock() + <clock_t>(float(time_limit) * CLOCKS_PER_SEC)
+
+    def set_key_tricks(self, int n):
+        """Move dead low cards in the table key only with at least ``n`` tricks
+        left (internal, for tests; default 4).  Starts a new table generation."""
+        self.s.key_tricks = n
+        self._new_generation()
 
     def table_key(self):
         """The four hands of the table key of the position (internal, for

@@ -21,7 +21,7 @@ from quartet_solver.cards import Card, Rank, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import Deal, PlayState, Rules
 from quartet_solver._core import KlaverjasKernel
-from quartet_solver.klaverjas.dd import DDResult, _load, solve, solve_deal
+from quartet_solver.klaverjas.dd import DEFAULT_TT_BITS, DDResult, _kernel, _load, solve, solve_deal
 from quartet_solver.klaverjas.rules import card_power
 
 RULESETS = [
@@ -135,15 +135,17 @@ def test_mid_trick_values_after_deeper_searches():
 
 def test_table_key_positions_are_the_same_game():
     """The table key moves zero-point cards that can be in no run down to the
-    lowest ranks of their suit.  On random trick-boundary endgames where it
-    moves some: the value equals the plain minimax, the key is its own key, and
-    the position it describes, solved on its own table, has the same value."""
+    lowest ranks of their suit (by default with four or more tricks left; here
+    from three).  On random trick-boundary positions where it moves some: the
+    value equals the plain minimax, the key is its own key, and the position it
+    describes, solved on its own table, has the same value."""
     rng = random.Random(31)
     moved = 0
     for i in range(120):
         rules = RULESETS[i % len(RULESETS)]
         st = random_endgame(rng, 3 + i % 2, extra=0, rules=rules, bias=(0.0, 0.5)[i % 2])
         kernel = KlaverjasKernel(12)
+        kernel.set_key_tricks(3)
         _load(kernel, st)
         key = kernel.table_key()
         if key == [h.mask >> 20 for h in st.hands()]:
@@ -153,10 +155,26 @@ def test_table_key_positions_are_the_same_game():
         if len(st.tricks) == 5:
             assert value == minimax(st), repr(st)
         other = KlaverjasKernel(12)
+        other.set_key_tricks(3)
         _load(other, st, hands=key)
         assert other.table_key() == key
         assert other.value() == value, repr(st)
     assert moved >= 60
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=str)
+def test_endgames_against_minimax_with_table_keys_at_every_depth(rules):
+    """The seeded endgame check again, with dead low cards moved in the table
+    key at every trick boundary (by default only with four or more tricks left)."""
+    kernel = _kernel(DEFAULT_TT_BITS)
+    kernel.set_key_tricks(1)
+    try:
+        rng = random.Random(500 + (zlib.crc32(str(rules).encode()) & 0xFFFF))
+        for i in range(16):
+            st = random_endgame(rng, 3, extra=i % 4, rules=rules, bias=(0.0, 0.5, 0.9)[i % 3])
+            check(st)
+    finally:
+        kernel.set_key_tricks(4)
 
 
 def _max_future_roem(st: PlayState) -> int:
