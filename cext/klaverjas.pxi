@@ -1221,6 +1221,18 @@ cdef int kj_value(KJState* s) noexcept nogil:
     return v
 
 
+cdef int kj_has_value(KJState* s, int value) noexcept nogil:
+    """Whether ``value`` is the exact net score of the position.  A made value
+    is ``acc d + D``, so two null-window tests of ``D`` decide it."""
+    cdef int tf
+    if s.d.tricks_done == 8 or value <= s.thr:
+        return kj_value(s) == value
+    tf = value - s.d.accd
+    if kj_search_d(s, tf - 1, tf) < tf:
+        return 0
+    return kj_search_d(s, tf, tf + 1) <= tf
+
+
 cdef class KlaverjasKernel:
     """Search state of the Klaverjas double-dummy solver (internal; see
     :mod:`quartet_solver.klaverjas.dd`).  ``tt_bits``: the transposition table has
@@ -1459,8 +1471,8 @@ cdef class KlaverjasKernel:
             for c in self.legal():
                 kj_play(&self.s, seat, c, &undo[depth])
                 with nogil:
-                    v = kj_value(&self.s)
-                if v == value and not self.s.aborted:
+                    v = kj_has_value(&self.s, value)
+                if v and not self.s.aborted:
                     seats[depth] = seat
                     cards[depth] = c
                     depth += 1

@@ -233,26 +233,23 @@ def _sample_deals(hand: CardSet, seat: int, samples: int, seed: int | None) -> l
 
 
 def _solve_chunk(pbns: Sequence[str], seat: int, leader: int, rules: Rules) -> list[tuple[int, ...]]:
-    """Nets and pit flags for each deal and trump (c, d, h, s): (net_c, pit_c, net_d, ...)."""
+    """Nets and pit flags for each deal and trump (c, d, h, s): (net_c, pit_c, net_d, ...).
+
+    The pit flag: the playing team takes all eight tricks on a principal
+    variation, taken from the solve's own table; a pit line is worth at least
+    ``162 + pit - 20`` (less 20 stuk to the other team), so below that no line
+    is made."""
     out = []
     for pbn in pbns:
         deal = Deal.parse(pbn)
         row: list[int] = []
         for suit in _SUIT_ORDER:
-            net = solve_deal(deal, suit, seat, leader, rules)
-            row += [net, int(_pit_possible(deal, suit, seat, leader, rules, net))]
+            state = PlayState(deal, suit, seat, leader, rules)
+            net, line = _solve_deal_line(state, line_from=162 + rules.pit - 20)
+            pit = bool(line) and all(t.winner % 2 == seat % 2 for t in state.play_all(line).tricks)
+            row += [net, int(pit)]
         out.append(tuple(row))
     return out
-
-
-def _pit_possible(deal: Deal, suit: Suit, seat: int, leader: int, rules: Rules, net: int) -> bool:
-    """Whether the playing team takes all eight tricks on a principal variation."""
-    if net < 162 + rules.pit - 20:
-        return False  # a pit line is worth at least 162 + pit (less 20 stuk to the other team)
-    state = PlayState(deal, suit, seat, leader, rules)
-    value, line = _solve_deal_line(state)
-    final = state.play_all(line)
-    return all(t.winner % 2 == seat % 2 for t in final.tricks)
 
 
 def analyse_bid(

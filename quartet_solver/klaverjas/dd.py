@@ -285,14 +285,18 @@ def solve_deal(
     )
 
 
-def _solve_deal_line(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS) -> tuple[int, list[Card]]:
+def _solve_deal_line(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS,
+                     line_from: int | None = None) -> tuple[int, list[Card]]:
     """The value of a full deal (``state`` at its start) and a principal
     variation, which reuses the transposition table of the solve (cheaper than
-    :func:`solve`, which also values every first card).
+    :func:`solve`, which also values every first card).  With ``line_from``,
+    the line is only made when the value is at least that (else it is empty).
 
     >>> st = PlayState(Deal.random(seed=3), "c", "N", "E")
     >>> value, line = _solve_deal_line(st)
     >>> value == solve_deal(st.deal, "c", "N", "E") and st.play_all(line).result().net == value
+    True
+    >>> _solve_deal_line(st, line_from=value + 1) == (value, [])
     True
     """
     if state.history:
@@ -301,6 +305,8 @@ def _solve_deal_line(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS) -> tup
     kernel.set_limits(None, None)
     _load(kernel, state)
     value = kernel.value()
+    if line_from is not None and value < line_from:
+        return value, []
     _load(kernel, state, new_generation=False)
     line = [Card.from_index(b + 20) for b in kernel.pv(value)]
     return value, line
