@@ -60,9 +60,9 @@ cdef inline uint32_t kj_suit_pattern(uint32_t m, int suit) noexcept nogil:
 
 
 ctypedef struct KJEntry:
-    uint32_t h[4]
-    int16_t accd
-    int16_t acct
+    uint32_t h[4]             # the table key (kj_canon)
+    int16_t nlo               # nat-search entries: lo holds for needs <= nlo,
+    int16_t nhi               # hi for needs >= nhi (kj_use_entry_n)
     int16_t lo
     int16_t hi
     uint16_t gen
@@ -357,32 +357,20 @@ cdef inline void kj_canon(KJState* s) noexcept nogil:
                 k += 1
 
 
-cdef inline uint64_t kj_hash(KJState* s, int meta, int accd, int acct) noexcept nogil:
+cdef inline uint64_t kj_hash(KJState* s, int meta) noexcept nogil:
     cdef uint64_t x = (<uint64_t>s.key[0]) * <uint64_t>0x9E3779B97F4A7C15ULL
     x ^= (<uint64_t>s.key[1]) * <uint64_t>0xC2B2AE3D27D4EB4FULL
     x ^= (<uint64_t>s.key[2]) * <uint64_t>0x165667B19E3779F9ULL
     x ^= (<uint64_t>s.key[3]) * <uint64_t>0xD6E8FEB86659FD93ULL
-    x ^= (<uint64_t>(meta | ((accd & 0xFFFF) << 8) | (<uint64_t>(acct & 0xFFFF) << 24))) * <uint64_t>0xFF51AFD7ED558CCDULL
+    x ^= (<uint64_t>meta) * <uint64_t>0xFF51AFD7ED558CCDULL
     x ^= x >> 29
     x *= <uint64_t>0xBF58476D1CE4E5B9ULL
     x ^= x >> 32
     return x
 
 
-cdef inline KJEntry* kj_find(KJState* s, uint64_t h, int meta, int accd, int acct) noexcept nogil:
-    cdef uint64_t i = h & s.ttmask
-    cdef KJEntry* e
-    cdef int k
-    for k in range(2):
-        e = &s.tt[i ^ k]
-        if (e.gen == s.gen and e.meta == meta and e.h[0] == s.key[0] and e.h[1] == s.key[1]
-                and e.h[2] == s.key[2] and e.h[3] == s.key[3] and e.accd == accd and e.acct == acct):
-            return e
-    return NULL
-
-
-cdef inline KJEntry* kj_find_pos(KJState* s, uint64_t h, int meta) noexcept nogil:
-    """The entry of the position alone (no score in the key)."""
+cdef inline KJEntry* kj_find(KJState* s, uint64_t h, int meta) noexcept nogil:
+    """The entry of the position (``meta``: leader, pit flags, search mode)."""
     cdef uint64_t i = h & s.ttmask
     cdef KJEntry* e
     cdef int k
@@ -394,10 +382,10 @@ cdef inline KJEntry* kj_find_pos(KJState* s, uint64_t h, int meta) noexcept nogi
     return NULL
 
 
-cdef inline void kj_store(KJState* s, uint64_t h, int meta, int accd, int acct, int lo, int hi,
-                          int best, int depth) noexcept nogil:
+cdef inline void kj_store(KJState* s, uint64_t h, int meta, int lo, int hi, int best,
+                          int depth) noexcept nogil:
     cdef uint64_t i = h & s.ttmask
-    cdef KJEntry* e = kj_find(s, h, meta, accd, acct)
+    cdef KJEntry* e = kj_find(s, h, meta)
     if e != NULL:
         if lo > e.lo:
             e.lo = lo
@@ -414,8 +402,6 @@ cdef inline void kj_store(KJState* s, uint64_t h, int meta, int accd, int acct, 
     e.h[1] = s.key[1]
     e.h[2] = s.key[2]
     e.h[3] = s.key[3]
-    e.accd = accd
-    e.acct = acct
     e.lo = lo
     e.hi = hi
     e.gen = s.gen
@@ -424,13 +410,10 @@ cdef inline void kj_store(KJState* s, uint64_t h, int meta, int accd, int acct, 
     e.depth = depth
 
 
-
-cdef inline int kj_use_entry(KJEntry* e, int off, int* a, int* b, int* ttbest, int* value) noexcept nogil:
-    """Narrow the window ``(a, b)`` by a table entry (bounds stored relative to
-    ``off``; the no-bound marks stay as they are) and take its best card; returns
-    1 with ``value`` set when the entry alone settles the node."""
-    cdef int lo = e.lo if e.lo == -32000 else e.lo + off
-    cdef int hi = e.hi if e.hi == 32000 else e.hi + off
+cdef inline int kj_use_entry(KJEntry* e, int* a, int* b, int* ttbest, int* value) noexcept nogil:
+    """Narrow the window ``(a, b)`` by a table entry and take its best card;
+    returns 1 with ``value`` set when the entry alone settles the node."""
+    cdef int lo = e.lo, hi = e.hi
     if lo >= b[0] or lo == hi:
         value[0] = lo
         return 1
@@ -446,27 +429,27 @@ cdef inline int kj_use_entry(KJEntry* e, int off, int* a, int* b, int* ttbest, i
     return 0
 
 
-cdef inline void kj_store_result(KJState* s, uint64_t h, int meta, int ka, int kb, int best, int off,
-                                 int a0, int b0, int bestc, int depth) noexcept nogil:
+cdef inline void kj_store_result(KJState* s, uint64_t h, int meta, int best, int a0, int b0,
+                                 int bestc, int depth) noexcept nogil:
     """Store a fail-soft result, classified against the window actually searched
-    (``a0``, ``b0``: after narrowing by the table), relative to ``off``."""
+    (``a0``, ``b0``: after narrowing by the table)."""
     if best <= a0:
-        kj_store(s, h, meta, ka, kb, -32000, best - off, bestc, depth)
+        kj_store(s, h, meta, -32000, best, bestc, depth)
     elif best >= b0:
-        kj_store(s, h, meta, ka, kb, best - off, 32000, bestc, depth)
+        kj_store(s, h, meta, best, 32000, bestc, depth)
     else:
-        kj_store(s, h, meta, ka, kb, best - off, best - off, bestc, depth)
+        kj_store(s, h, meta, best, best, bestc, depth)
 
 
 cdef inline int kj_use_entry_n(KJEntry* e, int need, int dmax, int base, int* a, int* b,
                                int* ttbest, int* value) noexcept nogil:
     """:func:`kj_use_entry` for a nat-search entry: its bounds are of h - base
-    (BIG kept as it is), the lower one valid for needs up to ``e.accd``, the
-    upper one for needs from ``e.acct`` on."""
+    (BIG kept as it is), the lower one valid for needs up to ``e.nlo``, the
+    upper one for needs from ``e.nhi`` on."""
     cdef int lo = -32000, hi = 32000
-    if e.lo != -32000 and (need if need < dmax else dmax) <= e.accd:
+    if e.lo != -32000 and (need if need < dmax else dmax) <= e.nlo:
         lo = e.lo if e.lo >= KJ_BIG else e.lo + base
-    if e.hi != 32000 and need >= e.acct:
+    if e.hi != 32000 and need >= e.nhi:
         hi = e.hi if e.hi >= KJ_BIG else e.hi + base
     if lo >= b[0] or lo == hi:
         value[0] = lo
@@ -491,7 +474,7 @@ cdef inline void kj_store_n(KJState* s, uint64_t h, int meta, int need, int dmax
     ``dmax`` on).  Of two bounds neither of which implies the other, the newer is
     kept."""
     cdef uint64_t i = h & s.ttmask
-    cdef KJEntry* e = kj_find_pos(s, h, meta)
+    cdef KJEntry* e = kj_find(s, h, meta)
     cdef int rel = best if best >= KJ_BIG else best - base
     cdef int nlo = 32767 if need >= dmax else need
     cdef int nhi = need if need < dmax else dmax
@@ -510,13 +493,13 @@ cdef inline void kj_store_n(KJState* s, uint64_t h, int meta, int need, int dmax
         e.best = 255
         e.depth = depth
     if best > a0:               # a lower bound (exact if also below b0)
-        if e.lo == -32000 or not (rel <= e.lo and nlo <= e.accd):
+        if e.lo == -32000 or not (rel <= e.lo and nlo <= e.nlo):
             e.lo = rel
-            e.accd = nlo
+            e.nlo = nlo
     if best < b0:               # an upper bound
-        if e.hi == 32000 or not (rel >= e.hi and nhi >= e.acct):
+        if e.hi == 32000 or not (rel >= e.hi and nhi >= e.nhi):
             e.hi = rel
-            e.acct = nhi
+            e.nhi = nhi
     if bestc >= 0:
         e.best = bestc
 
@@ -904,9 +887,9 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         key[1] = s.key[1]
         key[2] = s.key[2]
         key[3] = s.key[3]
-        h = kj_hash(s, meta, 0, 0)
-        e = kj_find(s, h, meta, 0, 0)
-        if e != NULL and kj_use_entry(e, 0, &a, &b, &ttbest, &v):
+        h = kj_hash(s, meta)
+        e = kj_find(s, h, meta)
+        if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
     a0 = a
     b0 = b
@@ -949,7 +932,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         s.key[1] = key[1]
         s.key[2] = key[2]
         s.key[3] = key[3]
-        kj_store_result(s, h, meta, 0, 0, best, 0, a0, b0, bestc, depth)
+        kj_store_result(s, h, meta, best, a0, b0, bestc, depth)
     return best
 
 
@@ -985,7 +968,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         key[1] = s.key[1]
         key[2] = s.key[2]
         key[3] = s.key[3]
-        ed = kj_find(s, kj_hash(s, meta, 0, 0), meta, 0, 0)
+        ed = kj_find(s, kj_hash(s, meta), meta)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
         xub += po                   # the playing team never takes the pit when nat
@@ -1010,8 +993,8 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         # not grow with need: one entry per position holds a lower bound valid up
         # to one need and an upper bound valid from one need on (for need >= dmax
         # the hand can no longer be made, so every such need is alike)
-        h = kj_hash(s, meta, 0, 0)
-        e = kj_find_pos(s, h, meta)
+        h = kj_hash(s, meta)
+        e = kj_find(s, h, meta)
         if e != NULL and kj_use_entry_n(e, need, dmax, base, &a, &b, &ttbest, &v):
             return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
@@ -1089,9 +1072,9 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         key[1] = s.key[1]
         key[2] = s.key[2]
         key[3] = s.key[3]
-        h = kj_hash(s, meta, 0, 0)
-        e = kj_find(s, h, meta, 0, 0)
-        if e != NULL and kj_use_entry(e, 0, &a, &b, &ttbest, &v):
+        h = kj_hash(s, meta)
+        e = kj_find(s, h, meta)
+        if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
     a0 = a
     b0 = b
@@ -1133,7 +1116,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         s.key[1] = key[1]
         s.key[2] = key[2]
         s.key[3] = key[3]
-        kj_store_result(s, h, meta, 0, 0, best, 0, a0, b0, bestc, depth)
+        kj_store_result(s, h, meta, best, a0, b0, bestc, depth)
     return best
 
 
