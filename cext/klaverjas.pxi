@@ -18,9 +18,11 @@
 #      "search_r": future roem + pit, P minimises, nobody plays for the hand),
 #      which often settles it.
 # All searches are fail-soft alpha-beta with one transposition table of bounds
-# (probed at trick boundaries only), cheap upper/lower bounds (points, roem by
-# distinct players, top trumps of one team), interchangeable zero-point cards
-# merged, move ordering, and a plain search for the last two tricks.
+# (probed at trick boundaries only; in its key, zero-point cards that can be in
+# no run move down to the lowest ranks of their suit), cheap upper/lower bounds
+# (points, roem by distinct players, top trumps of one team), interchangeable
+# zero-point cards merged, move ordering, and a plain search for the last two
+# tricks.
 
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset

@@ -42,10 +42,13 @@ worth more.  So after one test has shown ``value <= r < base``, a roem-game test
 
 All are fail-soft alpha-beta searches with one transposition table of bounds,
 keyed by the exact remaining hands, the leader and the two "won every trick so
-far" flags.  The ``h`` search keeps no score in its key: ``h - base`` depends
-only on the position and on ``need`` (the hand is made iff the future ``d``
-exceeds it) and never grows with ``need``, so its entries hold a lower bound
-valid up to one ``need`` and an upper bound valid from one ``need`` on.  Cheap
+far" flags; with four or more tricks left, zero-point cards that can no longer
+be in a run move down to the lowest ranks of their suit in the key (the same
+game: the same order against every other card, no points, no roem).  The ``h``
+search keeps no score in its key: ``h - base`` depends only on the position and
+on ``need`` (the hand is made iff the future ``d`` exceeds it) and never grows
+with ``need``, so its entries hold a lower bound valid up to one ``need`` and an
+upper bound valid from one ``need`` on.  Cheap
 bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
