@@ -101,8 +101,7 @@ ctypedef struct KJState:
     # the trick in progress (its cards) and the rest of the changing state
     int tcard[4]
     KJDyn d
-    # transposition table; key: the hands with dead low cards moved down (kj_canon)
-    uint32_t key[4]
+    # transposition table (its key: kj_canon)
     int key_tricks
     KJEntry* tt
     uint64_t ttmask
@@ -114,12 +113,35 @@ ctypedef struct KJState:
     uint64_t phase_nodes[3]   # nodes spent: made test, exact d, nat search
 
 
-cdef inline int kj_power(KJState* s, int c) noexcept nogil:
+cdef inline int kj_power(KJState* s, int c, int led) noexcept nogil:
+    """Trick power of card ``c`` when suit ``led`` was led (0: it cannot win)."""
     if s.tpow[c]:
         return 100 + s.tpow[c]
-    if (c & 3) == s.d.led:
+    if (c & 3) == led:
         return s.ppow[c]
     return 0
+
+
+cdef inline void kj_trick_add(KJState* s, int c, int i, int* led, int* hi_trump, int* win_pow,
+                              int* win_pos) noexcept nogil:
+    """Card ``c`` played as the ``i``-th of a trick: update its led suit, highest
+    trump and winning card."""
+    cdef int pw
+    if i == 0:
+        led[0] = c & 3
+    pw = kj_power(s, c, led[0])
+    if pw > win_pow[0]:
+        win_pow[0] = pw
+        win_pos[0] = i
+    if s.tpow[c] > hi_trump[0]:
+        hi_trump[0] = s.tpow[c]
+
+
+cdef inline int kj_second_stuk(KJState* s, int seat, uint32_t bit, uint32_t rest) noexcept nogil:
+    """Stuk "hand": whether ``seat`` playing card ``bit`` (``rest``: its other
+    cards) plays the second of its K, Q of trumps, which scores the 20."""
+    return (s.stuk_mode == KJ_STUK_HAND and seat == s.stuk_seat and (bit & s.stukmask) != 0
+            and (rest & s.stukmask) == 0)
 
 
 cdef inline uint32_t kj_legal_at(KJState* s, uint32_t hand, int n, int led, int hi_trump,
@@ -194,25 +216,15 @@ cdef inline uint32_t kj_roem_cards(KJState* s) noexcept nogil:
 
 cdef inline void kj_play(KJState* s, int seat, int c, KJUndo* u) noexcept nogil:
     cdef uint32_t bit = (<uint32_t>1) << c
-    cdef int pw, winner, team, taken, roem, pitb, sign
+    cdef int winner, team, taken, roem, pitb, sign
     u.d = s.d
     u.tcard = s.tcard[s.d.ntrick]
     s.hands[seat] &= ~bit
     s.d.hpts -= s.pts[c]
-    if s.stuk_mode == KJ_STUK_HAND and seat == s.stuk_seat and (bit & s.stukmask) and not (s.hands[seat] & s.stukmask):
+    if kj_second_stuk(s, seat, bit, s.hands[seat]):
         s.d.acct += 20
         s.d.accd += 20 if (seat & 1) == s.playing else -20
-    if s.d.ntrick == 0:
-        s.d.led = c & 3
-        s.d.win_pos = 0
-        s.d.win_pow = kj_power(s, c)
-    else:
-        pw = kj_power(s, c)
-        if pw > s.d.win_pow:
-            s.d.win_pow = pw
-            s.d.win_pos = s.d.ntrick
-    if s.tpow[c] > s.d.hi_trump:
-        s.d.hi_trump = s.tpow[c]
+    kj_trick_add(s, c, s.d.ntrick, &s.d.led, &s.d.hi_trump, &s.d.win_pow, &s.d.win_pos)
     s.tcard[s.d.ntrick] = c
     s.d.tmask |= bit
     s.d.tpts += s.pts[c]
@@ -306,7 +318,7 @@ cdef inline int kj_check_limits(KJState* s) noexcept nogil:
     return s.aborted
 
 
-cdef inline void kj_canon(KJState* s) noexcept nogil:
+cdef inline void kj_canon(KJState* s, uint32_t* key) noexcept nogil:
     """The table key of a position at a trick boundary: the hands, with the
     zero-point cards of a suit (7 8 9, of trumps 7 8) moved down to its lowest
     ranks, in order and with their holders, when none of them can still be in a
@@ -319,10 +331,10 @@ cdef inline void kj_canon(KJState* s) noexcept nogil:
     cdef uint32_t wb, x, bit, todo
     cdef uint32_t lw = rem & 0xFFFu & ~((<uint32_t>1) << (8 + s.trump))
     cdef int su, w, i, r, k, nr, dead
-    s.key[0] = s.hands[0]
-    s.key[1] = s.hands[1]
-    s.key[2] = s.hands[2]
-    s.key[3] = s.hands[3]
+    key[0] = s.hands[0]
+    key[1] = s.hands[1]
+    key[2] = s.hands[2]
+    key[3] = s.hands[3]
     if 8 - s.d.tricks_done < s.key_tricks:
         return                      # few tricks left: not worth its cost
     # suits (bit su) whose low cards are not the lowest ranks: a rank out
@@ -354,16 +366,16 @@ cdef inline void kj_canon(KJState* s) noexcept nogil:
                 if r != k:
                     for i in range(4):
                         if s.hands[i] & bit:
-                            s.key[i] ^= bit | ((<uint32_t>1) << (4 * k + su))
+                            key[i] ^= bit | ((<uint32_t>1) << (4 * k + su))
                             break
                 k += 1
 
 
-cdef inline uint64_t kj_hash(KJState* s, int meta) noexcept nogil:
-    cdef uint64_t x = (<uint64_t>s.key[0]) * <uint64_t>0x9E3779B97F4A7C15ULL
-    x ^= (<uint64_t>s.key[1]) * <uint64_t>0xC2B2AE3D27D4EB4FULL
-    x ^= (<uint64_t>s.key[2]) * <uint64_t>0x165667B19E3779F9ULL
-    x ^= (<uint64_t>s.key[3]) * <uint64_t>0xD6E8FEB86659FD93ULL
+cdef inline uint64_t kj_hash(uint32_t* key, int meta) noexcept nogil:
+    cdef uint64_t x = (<uint64_t>key[0]) * <uint64_t>0x9E3779B97F4A7C15ULL
+    x ^= (<uint64_t>key[1]) * <uint64_t>0xC2B2AE3D27D4EB4FULL
+    x ^= (<uint64_t>key[2]) * <uint64_t>0x165667B19E3779F9ULL
+    x ^= (<uint64_t>key[3]) * <uint64_t>0xD6E8FEB86659FD93ULL
     x ^= (<uint64_t>meta) * <uint64_t>0xFF51AFD7ED558CCDULL
     x ^= x >> 29
     x *= <uint64_t>0xBF58476D1CE4E5B9ULL
@@ -371,51 +383,59 @@ cdef inline uint64_t kj_hash(KJState* s, int meta) noexcept nogil:
     return x
 
 
-cdef inline KJEntry* kj_find(KJState* s, uint64_t h, int meta) noexcept nogil:
+cdef inline KJEntry* kj_find(KJState* s, uint32_t* key, uint64_t h, int meta) noexcept nogil:
     """The entry of the position (``meta``: leader, pit flags, search mode)."""
     cdef uint64_t i = h & s.ttmask
     cdef KJEntry* e
     cdef int k
     for k in range(2):
         e = &s.tt[i ^ k]
-        if (e.gen == s.gen and e.meta == meta and e.h[0] == s.key[0] and e.h[1] == s.key[1]
-                and e.h[2] == s.key[2] and e.h[3] == s.key[3]):
+        if (e.gen == s.gen and e.meta == meta and e.h[0] == key[0] and e.h[1] == key[1]
+                and e.h[2] == key[2] and e.h[3] == key[3]):
             return e
     return NULL
 
 
-cdef inline void kj_store(KJState* s, uint64_t h, int meta, int lo, int hi, int best,
-                          int depth) noexcept nogil:
+cdef inline KJEntry* kj_entry_for(KJState* s, uint32_t* key, uint64_t h, int meta,
+                                  int depth) noexcept nogil:
+    """The entry of the position, or a fresh one without bounds in its place
+    (of the two slots: the deeper one stays, the other is replaced)."""
     cdef uint64_t i = h & s.ttmask
-    cdef KJEntry* e = kj_find(s, h, meta)
+    cdef KJEntry* e = kj_find(s, key, h, meta)
     if e != NULL:
-        if lo > e.lo:
-            e.lo = lo
-        if hi < e.hi:
-            e.hi = hi
-        if best >= 0:
-            e.best = best
-        return
-    # slot i: deepest wins; slot i ^ 1: always replaced
+        return e
     e = &s.tt[i]
     if e.gen == s.gen and e.depth > depth:
         e = &s.tt[i ^ 1]
-    e.h[0] = s.key[0]
-    e.h[1] = s.key[1]
-    e.h[2] = s.key[2]
-    e.h[3] = s.key[3]
-    e.lo = lo
-    e.hi = hi
+    e.h[0] = key[0]
+    e.h[1] = key[1]
+    e.h[2] = key[2]
+    e.h[3] = key[3]
     e.gen = s.gen
     e.meta = meta
-    e.best = best if best >= 0 else 255
+    e.lo = -32000
+    e.hi = 32000
+    e.best = 255
     e.depth = depth
+    return e
 
 
-cdef inline int kj_use_entry(KJEntry* e, int* a, int* b, int* ttbest, int* value) noexcept nogil:
-    """Narrow the window ``(a, b)`` by a table entry and take its best card;
-    returns 1 with ``value`` set when the entry alone settles the node."""
-    cdef int lo = e.lo, hi = e.hi
+cdef inline void kj_store(KJState* s, uint32_t* key, uint64_t h, int meta, int lo, int hi, int best,
+                          int depth) noexcept nogil:
+    cdef KJEntry* e = kj_entry_for(s, key, h, meta, depth)
+    if lo > e.lo:
+        e.lo = lo
+    if hi < e.hi:
+        e.hi = hi
+    if best >= 0:
+        e.best = best
+
+
+cdef inline int kj_narrow(KJEntry* e, int lo, int hi, int* a, int* b, int* ttbest,
+                          int* value) noexcept nogil:
+    """Narrow the window ``(a, b)`` by the bounds ``lo``, ``hi`` of table entry
+    ``e`` and take its best card; returns 1 with ``value`` set when the bounds
+    alone settle the node."""
     if lo >= b[0] or lo == hi:
         value[0] = lo
         return 1
@@ -431,16 +451,21 @@ cdef inline int kj_use_entry(KJEntry* e, int* a, int* b, int* ttbest, int* value
     return 0
 
 
-cdef inline void kj_store_result(KJState* s, uint64_t h, int meta, int best, int a0, int b0,
-                                 int bestc, int depth) noexcept nogil:
+cdef inline int kj_use_entry(KJEntry* e, int* a, int* b, int* ttbest, int* value) noexcept nogil:
+    """:func:`kj_narrow` by the entry's own bounds."""
+    return kj_narrow(e, e.lo, e.hi, a, b, ttbest, value)
+
+
+cdef inline void kj_store_result(KJState* s, uint32_t* key, uint64_t h, int meta, int best, int a0,
+                                 int b0, int bestc, int depth) noexcept nogil:
     """Store a fail-soft result, classified against the window actually searched
     (``a0``, ``b0``: after narrowing by the table)."""
     if best <= a0:
-        kj_store(s, h, meta, -32000, best, bestc, depth)
+        kj_store(s, key, h, meta, -32000, best, bestc, depth)
     elif best >= b0:
-        kj_store(s, h, meta, best, 32000, bestc, depth)
+        kj_store(s, key, h, meta, best, 32000, bestc, depth)
     else:
-        kj_store(s, h, meta, best, best, bestc, depth)
+        kj_store(s, key, h, meta, best, best, bestc, depth)
 
 
 cdef inline int kj_use_entry_n(KJEntry* e, int need, int dmax, int base, int* a, int* b,
@@ -453,47 +478,20 @@ cdef inline int kj_use_entry_n(KJEntry* e, int need, int dmax, int base, int* a,
         lo = e.lo if e.lo >= KJ_BIG else e.lo + base
     if e.hi != 32000 and need >= e.nhi:
         hi = e.hi if e.hi >= KJ_BIG else e.hi + base
-    if lo >= b[0] or lo == hi:
-        value[0] = lo
-        return 1
-    if hi <= a[0]:
-        value[0] = hi
-        return 1
-    if lo > a[0]:
-        a[0] = lo
-    if hi < b[0]:
-        b[0] = hi
-    if e.best != 255:
-        ttbest[0] = e.best
-    return 0
+    return kj_narrow(e, lo, hi, a, b, ttbest, value)
 
 
-cdef inline void kj_store_n(KJState* s, uint64_t h, int meta, int need, int dmax, int base, int best,
-                            int a0, int b0, int bestc, int depth) noexcept nogil:
+cdef inline void kj_store_n(KJState* s, uint32_t* key, uint64_t h, int meta, int need, int dmax,
+                            int base, int best, int a0, int b0, int bestc, int depth) noexcept nogil:
     """Store a fail-soft nat-search result (see :func:`kj_use_entry_n`): a lower
     bound proven at ``need`` holds for every smaller need (for all when the hand
     can no longer be made), an upper bound for every larger one (for all from
     ``dmax`` on).  Of two bounds neither of which implies the other, the newer is
     kept."""
-    cdef uint64_t i = h & s.ttmask
-    cdef KJEntry* e = kj_find(s, h, meta)
+    cdef KJEntry* e = kj_entry_for(s, key, h, meta, depth)
     cdef int rel = best if best >= KJ_BIG else best - base
     cdef int nlo = 32767 if need >= dmax else need
     cdef int nhi = need if need < dmax else dmax
-    if e == NULL:
-        e = &s.tt[i]
-        if e.gen == s.gen and e.depth > depth:
-            e = &s.tt[i ^ 1]
-        e.h[0] = s.key[0]
-        e.h[1] = s.key[1]
-        e.h[2] = s.key[2]
-        e.h[3] = s.key[3]
-        e.gen = s.gen
-        e.meta = meta
-        e.lo = -32000
-        e.hi = 32000
-        e.best = 255
-        e.depth = depth
     if best > a0:               # a lower bound (exact if also below b0)
         if e.lo == -32000 or not (rel <= e.lo and nlo <= e.nlo):
             e.lo = rel
@@ -643,12 +641,7 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
                 if ruff & sm:
                     sc -= 150 + 4 * s.pts[c]
         else:
-            if s.tpow[c]:
-                pw = 100 + s.tpow[c]
-            elif (c & 3) == s.d.led:
-                pw = s.ppow[c]
-            else:
-                pw = 0
+            pw = kj_power(s, c, s.d.led)
             if bp:
                 # the last hand can beat the partner's card: win for sure, or play low
                 if pw > s.d.win_pow and not kj_beatable(s, last, pw):
@@ -749,12 +742,7 @@ cdef inline void kj_last_at(KJState* s, uint32_t h0, uint32_t h1, uint32_t h2, u
         seat = (leader + i) & 3
         c = ctz64(hm[seat])
         total += s.pts[c]
-        if s.tpow[c]:
-            pw = 100 + s.tpow[c]
-        elif (c & 3) == led:
-            pw = s.ppow[c]
-        else:
-            pw = 0
+        pw = kj_power(s, c, led)
         if pw > best:
             best = pw
             winner = seat
@@ -788,7 +776,7 @@ cdef int kj_end2(KJState* s, KJTrick* t, int i, int alpha, int beta, int mode) n
     directly.  Values are absolute: the final acc d (``mode`` 0), h (``mode`` 1,
     see :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
     maximises, see :func:`kj_search_r`)."""
-    cdef int seat, maxi, c, v, best, pw, winner, team, roem, fd, ft, a = alpha, b = beta
+    cdef int seat, maxi, c, v, best, winner, team, roem, fd, ft, a = alpha, b = beta
     cdef uint32_t legal, bit, tm
     cdef KJTrick u
     if kj_check_limits(s):
@@ -816,23 +804,10 @@ cdef int kj_end2(KJState* s, KJTrick* t, int i, int alpha, int beta, int mode) n
         legal &= legal - 1
         bit = (<uint32_t>1) << c
         u = t[0]
-        if i == 0:
-            u.led = c & 3
-        if s.tpow[c]:
-            pw = 100 + s.tpow[c]
-            if s.tpow[c] > u.hi_trump:
-                u.hi_trump = s.tpow[c]
-        elif (c & 3) == u.led:
-            pw = s.ppow[c]
-        else:
-            pw = 0
-        if pw > u.win_pow:
-            u.win_pow = pw
-            u.win_pos = i
+        kj_trick_add(s, c, i, &u.led, &u.hi_trump, &u.win_pow, &u.win_pos)
         u.tmask |= bit
         u.tpts += s.pts[c]
-        if (s.stuk_mode == KJ_STUK_HAND and seat == s.stuk_seat and (bit & s.stukmask)
-                and not (s.hands[seat] & ~bit & s.stukmask)):
+        if kj_second_stuk(s, seat, bit, s.hands[seat] & ~bit):
             u.sdt = 20
             u.sdd = 20 if (seat & 1) == s.playing else -20
         v = kj_end2(s, &u, i + 1, a, b, mode)
@@ -884,13 +859,9 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             return dmin
         meta = s.d.leader | (s.d.flags << 2)
         depth = 8 - s.d.tricks_done
-        kj_canon(s)
-        key[0] = s.key[0]
-        key[1] = s.key[1]
-        key[2] = s.key[2]
-        key[3] = s.key[3]
-        h = kj_hash(s, meta)
-        e = kj_find(s, h, meta)
+        kj_canon(s, key)
+        h = kj_hash(key, meta)
+        e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
     a0 = a
@@ -930,11 +901,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
-        s.key[0] = key[0]
-        s.key[1] = key[1]
-        s.key[2] = key[2]
-        s.key[3] = key[3]
-        kj_store_result(s, h, meta, best, a0, b0, bestc, depth)
+        kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
     return best
 
 
@@ -965,12 +932,8 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         need = s.thr - s.d.accd
         # made-ness already settled by the mode-D table?
         meta = s.d.leader | (s.d.flags << 2)
-        kj_canon(s)
-        key[0] = s.key[0]
-        key[1] = s.key[1]
-        key[2] = s.key[2]
-        key[3] = s.key[3]
-        ed = kj_find(s, kj_hash(s, meta), meta)
+        kj_canon(s, key)
+        ed = kj_find(s, key, kj_hash(key, meta), meta)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
         xub += po                   # the playing team never takes the pit when nat
@@ -995,8 +958,8 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         # not grow with need: one entry per position holds a lower bound valid up
         # to one need and an upper bound valid from one need on (for need >= dmax
         # the hand can no longer be made, so every such need is alike)
-        h = kj_hash(s, meta)
-        e = kj_find(s, h, meta)
+        h = kj_hash(key, meta)
+        e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry_n(e, need, dmax, base, &a, &b, &ttbest, &v):
             return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
@@ -1035,11 +998,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
-        s.key[0] = key[0]
-        s.key[1] = key[1]
-        s.key[2] = key[2]
-        s.key[3] = key[3]
-        kj_store_n(s, h, meta, need, dmax, base, best, a0, b0, bestc, depth)
+        kj_store_n(s, key, h, meta, need, dmax, base, best, a0, b0, bestc, depth)
     return best
 
 
@@ -1069,13 +1028,9 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
             return rmax
         meta = s.d.leader | (s.d.flags << 2) | 32
         depth = 8 - s.d.tricks_done
-        kj_canon(s)
-        key[0] = s.key[0]
-        key[1] = s.key[1]
-        key[2] = s.key[2]
-        key[3] = s.key[3]
-        h = kj_hash(s, meta)
-        e = kj_find(s, h, meta)
+        kj_canon(s, key)
+        h = kj_hash(key, meta)
+        e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
     a0 = a
@@ -1114,11 +1069,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         if a >= b:
             break
     if n == 0:
-        s.key[0] = key[0]
-        s.key[1] = key[1]
-        s.key[2] = key[2]
-        s.key[3] = key[3]
-        kj_store_result(s, h, meta, best, a0, b0, bestc, depth)
+        kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
     return best
 
 
@@ -1354,8 +1305,9 @@ cdef class KlaverjasKernel:
     def table_key(self):
         """The four hands of the table key of the position (internal, for
         tests; meaningful at a trick boundary)."""
-        kj_canon(&self.s)
-        return [self.s.key[i] for i in range(4)]
+        cdef uint32_t key[4]
+        kj_canon(&self.s, key)
+        return [key[i] for i in range(4)]
 
     def roem_bound(self):
         """Upper bound of the roem still to be scored (internal, for tests)."""
