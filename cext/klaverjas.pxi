@@ -26,8 +26,18 @@
 
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
-from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define QS_PREFETCH(p) __builtin_prefetch(p)
+    #else
+    #define QS_PREFETCH(p) ((void)0)
+    #endif
+    """
+    void QS_PREFETCH(const void* p) noexcept nogil
 
 cdef enum:
     KJ_INF = 1000000
@@ -372,11 +382,14 @@ cdef inline void kj_canon(KJState* s, uint32_t* key) noexcept nogil:
 
 
 cdef inline uint64_t kj_hash(uint32_t* key, int meta) noexcept nogil:
+    """Hash of a table key; of ``meta`` only the position part (leader, pit
+    flags) counts, so the entries of every search mode of one position share a
+    bucket (one cache miss where the nat search reads both)."""
     cdef uint64_t x = (<uint64_t>key[0]) * <uint64_t>0x9E3779B97F4A7C15ULL
     x ^= (<uint64_t>key[1]) * <uint64_t>0xC2B2AE3D27D4EB4FULL
     x ^= (<uint64_t>key[2]) * <uint64_t>0x165667B19E3779F9ULL
     x ^= (<uint64_t>key[3]) * <uint64_t>0xD6E8FEB86659FD93ULL
-    x ^= (<uint64_t>meta) * <uint64_t>0xFF51AFD7ED558CCDULL
+    x ^= (<uint64_t>(meta & 15)) * <uint64_t>0xFF51AFD7ED558CCDULL
     x ^= x >> 29
     x *= <uint64_t>0xBF58476D1CE4E5B9ULL
     x ^= x >> 32
@@ -385,28 +398,31 @@ cdef inline uint64_t kj_hash(uint32_t* key, int meta) noexcept nogil:
 
 cdef inline KJEntry* kj_find(KJState* s, uint32_t* key, uint64_t h, int meta) noexcept nogil:
     """The entry of the position (``meta``: leader, pit flags, search mode)."""
-    cdef uint64_t i = h & s.ttmask
-    cdef KJEntry* e
+    cdef KJEntry* e = &s.tt[h & s.ttmask & ~(<uint64_t>3)]
     cdef int k
-    for k in range(2):
-        e = &s.tt[i ^ k]
-        if (e.gen == s.gen and e.meta == meta and e.h[0] == key[0] and e.h[1] == key[1]
-                and e.h[2] == key[2] and e.h[3] == key[3]):
-            return e
+    for k in range(4):
+        if (e[k].gen == s.gen and e[k].meta == meta and e[k].h[0] == key[0]
+                and e[k].h[1] == key[1] and e[k].h[2] == key[2] and e[k].h[3] == key[3]):
+            return &e[k]
     return NULL
 
 
 cdef inline KJEntry* kj_entry_for(KJState* s, uint32_t* key, uint64_t h, int meta,
                                   int depth) noexcept nogil:
     """The entry of the position, or a fresh one without bounds in its place
-    (of the two slots: the deeper one stays, the other is replaced)."""
-    cdef uint64_t i = h & s.ttmask
+    (of the four slots of its bucket: a stale one, else the shallowest)."""
+    cdef KJEntry* b = &s.tt[h & s.ttmask & ~(<uint64_t>3)]
     cdef KJEntry* e = kj_find(s, key, h, meta)
+    cdef int k
     if e != NULL:
         return e
-    e = &s.tt[i]
-    if e.gen == s.gen and e.depth > depth:
-        e = &s.tt[i ^ 1]
+    e = b
+    for k in range(4):
+        if b[k].gen != s.gen:
+            e = &b[k]
+            break
+        if b[k].depth < e.depth:
+            e = &b[k]
     e.h[0] = key[0]
     e.h[1] = key[1]
     e.h[2] = key[2]
@@ -852,15 +868,16 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         if s.d.tricks_done == 7:
             kj_last_trick(s, &dmin, &xub)
             return dmin - s.d.accd
+        meta = s.d.leader | (s.d.flags << 2)
+        kj_canon(s, key)
+        h = kj_hash(key, meta)
+        QS_PREFETCH(&s.tt[h & s.ttmask & ~(<uint64_t>3)])   # while the bounds are computed
         kj_future_bounds(s, &dmin, &dmax, &xub, &po, a, b)
         if xub >= 0 and dmax <= a:
             return dmax
         if xub >= 0 and dmin >= b:
             return dmin
-        meta = s.d.leader | (s.d.flags << 2)
         depth = 8 - s.d.tricks_done
-        kj_canon(s, key)
-        h = kj_hash(key, meta)
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
@@ -925,15 +942,17 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if s.d.tricks_done == 7:
             kj_last_trick(s, &dmin, &xub)
             return KJ_BIG if dmin > s.thr else -(162 + xub)
+        meta = s.d.leader | (s.d.flags << 2)
+        kj_canon(s, key)
+        h = kj_hash(key, meta)
+        QS_PREFETCH(&s.tt[h & s.ttmask & ~(<uint64_t>3)])   # while the bounds are computed
         kj_future_bounds(s, &dmin, &dmax, &xub, &po)
         base = -(162 + s.d.acct)
         if s.d.accd + dmin > s.thr:
             return KJ_BIG
         need = s.thr - s.d.accd
         # made-ness already settled by the mode-D table?
-        meta = s.d.leader | (s.d.flags << 2)
-        kj_canon(s, key)
-        ed = kj_find(s, key, kj_hash(key, meta), meta)
+        ed = kj_find(s, key, h, meta)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
         xub += po                   # the playing team never takes the pit when nat
@@ -958,7 +977,6 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         # not grow with need: one entry per position holds a lower bound valid up
         # to one need and an upper bound valid from one need on (for need >= dmax
         # the hand can no longer be made, so every such need is alike)
-        h = kj_hash(key, meta)
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry_n(e, need, dmax, base, &a, &b, &ttbest, &v):
             return v
@@ -1023,13 +1041,14 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
             return ft - s.d.acct
         if b <= 0:
             return 0
+        meta = s.d.leader | (s.d.flags << 2) | 32
+        kj_canon(s, key)
+        h = kj_hash(key, meta)
+        QS_PREFETCH(&s.tt[h & s.ttmask & ~(<uint64_t>3)])   # while the bound is computed
         rmax = kj_roem_ub(s) + (s.pit if s.d.flags else 0)
         if rmax <= a or rmax == 0:
             return rmax
-        meta = s.d.leader | (s.d.flags << 2) | 32
         depth = 8 - s.d.tricks_done
-        kj_canon(s, key)
-        h = kj_hash(key, meta)
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
@@ -1175,6 +1194,7 @@ cdef class KlaverjasKernel:
     ``2 ** tt_bits`` entries of 32 bytes."""
 
     cdef KJState s
+    cdef void* tt_raw
     cdef readonly int tt_bits
 
     def __cinit__(self, int tt_bits=18):
@@ -1182,15 +1202,17 @@ cdef class KlaverjasKernel:
             raise ValueError(f"tt_bits must be 4..30, got {tt_bits}")
         memset(&self.s, 0, sizeof(KJState))
         self.tt_bits = tt_bits
-        self.s.tt = <KJEntry*>calloc((<size_t>1) << tt_bits, sizeof(KJEntry))
-        if self.s.tt == NULL:
+        # buckets of four 32-byte slots, aligned to 128 bytes (a pair of cache lines)
+        self.tt_raw = calloc(((<size_t>1) << tt_bits) + 4, sizeof(KJEntry))
+        if self.tt_raw == NULL:
             raise MemoryError("cannot allocate the transposition table")
+        self.s.tt = <KJEntry*>((<uintptr_t>self.tt_raw + 127) & ~(<uintptr_t>127))
         self.s.ttmask = ((<uint64_t>1) << tt_bits) - 1
         self.s.gen = 0
         self.s.key_tricks = 4
 
     def __dealloc__(self):
-        free(self.s.tt)
+        free(self.tt_raw)
 
     cdef void _new_generation(self) noexcept nogil:
         if self.s.gen == 65535:
