@@ -396,9 +396,14 @@ cdef inline uint64_t kj_hash(uint32_t* key, int meta) noexcept nogil:
     return x
 
 
+cdef inline KJEntry* kj_bucket(KJState* s, uint64_t h) noexcept nogil:
+    """The bucket (four slots, 128-byte aligned) of hash ``h``."""
+    return &s.tt[h & s.ttmask & ~(<uint64_t>3)]
+
+
 cdef inline KJEntry* kj_find(KJState* s, uint32_t* key, uint64_t h, int meta) noexcept nogil:
     """The entry of the position (``meta``: leader, pit flags, search mode)."""
-    cdef KJEntry* e = &s.tt[h & s.ttmask & ~(<uint64_t>3)]
+    cdef KJEntry* e = kj_bucket(s, h)
     cdef int k
     for k in range(4):
         if (e[k].gen == s.gen and e[k].meta == meta and e[k].h[0] == key[0]
@@ -411,7 +416,7 @@ cdef inline KJEntry* kj_entry_for(KJState* s, uint32_t* key, uint64_t h, int met
                                   int depth) noexcept nogil:
     """The entry of the position, or a fresh one without bounds in its place
     (of the four slots of its bucket: a stale one, else the shallowest)."""
-    cdef KJEntry* b = &s.tt[h & s.ttmask & ~(<uint64_t>3)]
+    cdef KJEntry* b = kj_bucket(s, h)
     cdef KJEntry* e = kj_find(s, key, h, meta)
     cdef int k
     if e != NULL:
@@ -871,7 +876,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         meta = s.d.leader | (s.d.flags << 2)
         kj_canon(s, key)
         h = kj_hash(key, meta)
-        QS_PREFETCH(&s.tt[h & s.ttmask & ~(<uint64_t>3)])   # while the bounds are computed
+        QS_PREFETCH(kj_bucket(s, h))   # while the bounds are computed
         kj_future_bounds(s, &dmin, &dmax, &xub, &po, a, b)
         if xub >= 0 and dmax <= a:
             return dmax
@@ -945,7 +950,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         meta = s.d.leader | (s.d.flags << 2)
         kj_canon(s, key)
         h = kj_hash(key, meta)
-        QS_PREFETCH(&s.tt[h & s.ttmask & ~(<uint64_t>3)])   # while the bounds are computed
+        QS_PREFETCH(kj_bucket(s, h))   # while the bounds are computed
         kj_future_bounds(s, &dmin, &dmax, &xub, &po)
         base = -(162 + s.d.acct)
         if s.d.accd + dmin > s.thr:
@@ -1044,7 +1049,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         meta = s.d.leader | (s.d.flags << 2) | 32
         kj_canon(s, key)
         h = kj_hash(key, meta)
-        QS_PREFETCH(&s.tt[h & s.ttmask & ~(<uint64_t>3)])   # while the bound is computed
+        QS_PREFETCH(kj_bucket(s, h))   # while the bound is computed
         rmax = kj_roem_ub(s) + (s.pit if s.d.flags else 0)
         if rmax <= a or rmax == 0:
             return rmax
