@@ -72,6 +72,7 @@ def main(argv=None) -> None:
     kernel = _kernel(args.tt_bits)
     times, nodes, values = [], [], []
     phases = [0, 0, 0]
+    made_test = []          # nodes of the first test alone (made or nat) per solve
     nat = 0
     for _ in range(args.deals):
         deal = Deal.random(seed=rng.randrange(1 << 62))
@@ -88,6 +89,7 @@ def main(argv=None) -> None:
             nat += v < 0
             for i, n in enumerate(kernel.phase_nodes):
                 phases[i] += n
+            made_test.append(kernel.phase_nodes[0])
     n = len(times)
     print(f"{n} full-deal solves ({args.deals} deals x 4 trumps), rules {rules}, "
           f"tt 2^{args.tt_bits}; nat under best play: {nat / n:.1%}")
@@ -101,7 +103,10 @@ def main(argv=None) -> None:
     total = sum(phases) or 1
     print("nodes by phase: made test {:.1%}, exact d {:.1%}, nat search {:.1%}".format(
         *(p / total for p in phases)))
-    print(f"throughput: {sum(nodes) / sum(times) / 1e6:.2f} M nodes/s")
+    rate = sum(nodes) / sum(times)
+    print(f"throughput: {rate / 1e6:.2f} M nodes/s")
+    print(f"made test alone (made or nat, no exact value): median {pct(made_test, .5):.0f} nodes,"
+          f" about {pct(made_test, .5) / rate * 1000:.2f} ms at that throughput")
     print("targets: median <= 1 ms, p99 <= 20 ms"
           f" -> median is {pct(ms, .5):.1f}x the target, p99 {pct(ms, .99) / 20:.1f}x")
     if args.endgames:
