@@ -381,15 +381,15 @@ cdef inline void kj_canon(KJState* s, uint32_t* key) noexcept nogil:
                 k += 1
 
 
-cdef inline uint64_t kj_hash(uint32_t* key, int meta) noexcept nogil:
-    """Hash of a table key; of ``meta`` only the position part (leader, pit
-    flags) counts, so the entries of every search mode of one position share a
-    bucket (one cache miss where the nat search reads both)."""
+cdef inline uint64_t kj_hash(uint32_t* key, int pos) noexcept nogil:
+    """Hash of a table key and ``pos`` (leader, pit flags).  The search mode is
+    not hashed: the entries of every mode of one position share a bucket (one
+    cache miss where the nat search reads two)."""
     cdef uint64_t x = (<uint64_t>key[0]) * <uint64_t>0x9E3779B97F4A7C15ULL
     x ^= (<uint64_t>key[1]) * <uint64_t>0xC2B2AE3D27D4EB4FULL
     x ^= (<uint64_t>key[2]) * <uint64_t>0x165667B19E3779F9ULL
     x ^= (<uint64_t>key[3]) * <uint64_t>0xD6E8FEB86659FD93ULL
-    x ^= (<uint64_t>(meta & 15)) * <uint64_t>0xFF51AFD7ED558CCDULL
+    x ^= (<uint64_t>pos) * <uint64_t>0xFF51AFD7ED558CCDULL
     x ^= x >> 29
     x *= <uint64_t>0xBF58476D1CE4E5B9ULL
     x ^= x >> 32
@@ -399,6 +399,17 @@ cdef inline uint64_t kj_hash(uint32_t* key, int meta) noexcept nogil:
 cdef inline KJEntry* kj_bucket(KJState* s, uint64_t h) noexcept nogil:
     """The bucket (four slots, 128-byte aligned) of hash ``h``."""
     return &s.tt[h & s.ttmask & ~(<uint64_t>3)]
+
+
+cdef inline uint64_t kj_key(KJState* s, uint32_t* key) noexcept nogil:
+    """At a trick boundary: the table key of the position (:func:`kj_canon`) and
+    its hash, with its bucket prefetched (the caller computes its cheap bounds
+    meanwhile)."""
+    cdef uint64_t h
+    kj_canon(s, key)
+    h = kj_hash(key, s.d.leader | (s.d.flags << 2))
+    QS_PREFETCH(kj_bucket(s, h))
+    return h
 
 
 cdef inline KJEntry* kj_find(KJState* s, uint32_t* key, uint64_t h, int meta) noexcept nogil:
@@ -874,9 +885,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             kj_last_trick(s, &dmin, &xub)
             return dmin - s.d.accd
         meta = s.d.leader | (s.d.flags << 2)
-        kj_canon(s, key)
-        h = kj_hash(key, meta)
-        QS_PREFETCH(kj_bucket(s, h))   # while the bounds are computed
+        h = kj_key(s, key)
         kj_future_bounds(s, &dmin, &dmax, &xub, &po, a, b)
         if xub >= 0 and dmax <= a:
             return dmax
@@ -948,9 +957,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             kj_last_trick(s, &dmin, &xub)
             return KJ_BIG if dmin > s.thr else -(162 + xub)
         meta = s.d.leader | (s.d.flags << 2)
-        kj_canon(s, key)
-        h = kj_hash(key, meta)
-        QS_PREFETCH(kj_bucket(s, h))   # while the bounds are computed
+        h = kj_key(s, key)
         kj_future_bounds(s, &dmin, &dmax, &xub, &po)
         base = -(162 + s.d.acct)
         if s.d.accd + dmin > s.thr:
@@ -1047,9 +1054,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         if b <= 0:
             return 0
         meta = s.d.leader | (s.d.flags << 2) | 32
-        kj_canon(s, key)
-        h = kj_hash(key, meta)
-        QS_PREFETCH(kj_bucket(s, h))   # while the bound is computed
+        h = kj_key(s, key)
         rmax = kj_roem_ub(s) + (s.pit if s.d.flags else 0)
         if rmax <= a or rmax == 0:
             return rmax
