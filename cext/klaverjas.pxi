@@ -1198,6 +1198,24 @@ cdef int kj_has_value(KJState* s, int value) noexcept nogil:
     return kj_search_d(s, tf, tf + 1) <= tf
 
 
+cdef int kj_reaches(KJState* s, int x) noexcept nogil:
+    """Whether the exact net score is at least ``x``: one null-window test.
+    Made outcomes are worth ``acc d + D > thr`` and nat ones at most ``base =
+    -(162 + roem so far)``, so above ``thr`` it is a test of ``D``, between
+    ``base`` and ``thr`` the made test, and from ``base`` down a test of ``h``
+    (see :func:`kj_value`)."""
+    cdef int t
+    if s.d.tricks_done == 8:
+        return kj_value(s) >= x
+    if x > s.thr:
+        t = x - s.d.accd
+        return kj_search_d(s, t - 1, t) >= t
+    if x > -(162 + s.d.acct):
+        t = s.thr - s.d.accd
+        return kj_search_d(s, t, t + 1) > t
+    return kj_search_n(s, x - 1, x) >= x
+
+
 cdef class KlaverjasKernel:
     """Search state of the Klaverjas double-dummy solver (internal; see
     :mod:`quartet_solver.klaverjas.dd`).  ``tt_bits``: the transposition table has
@@ -1402,6 +1420,14 @@ cdef class KlaverjasKernel:
         with nogil:
             v = kj_value(&self.s)
         return v
+
+    def reaches(self, int target):
+        """Whether the exact net score of the position is at least ``target``
+        (meaningless if :attr:`aborted`)."""
+        cdef int r
+        with nogil:
+            r = kj_reaches(&self.s, target)
+        return bool(r)
 
     def move_values(self):
         """``[(card bit, exact value after it)]`` for the legal cards; stops early

@@ -21,7 +21,8 @@ from quartet_solver.cards import Card, Rank, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import Deal, PlayState, Rules
 from quartet_solver._core import KlaverjasKernel
-from quartet_solver.klaverjas.dd import DEFAULT_TT_BITS, DDResult, _kernel, _load, solve, solve_deal
+from quartet_solver.klaverjas.dd import (DEFAULT_TT_BITS, DDResult, _kernel, _load, is_made, reaches, solve,
+                                         solve_deal)
 from quartet_solver.klaverjas.rules import card_power
 
 RULESETS = [
@@ -304,6 +305,51 @@ def test_finished_hand_and_result_object():
     end = st.play_all(res.pv)
     with pytest.raises(InvalidStateError):
         solve(end)
+
+
+def _targets(st: PlayState, value: int, rng: random.Random) -> list[int]:
+    """Targets around the value and at the edges of the made and nat ranges."""
+    base = -(162 + sum(st.roem))
+    edges = [value - 1, value, value + 1, 0, -1, 1, base, base + 1, base - 1, base - 20, base - 21]
+    return edges + [rng.randrange(-560, 330) for _ in range(4)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=hst.integers(0, 2**30), tricks_left=hst.integers(2, 3), extra=hst.integers(0, 3),
+       rules=hst.sampled_from(RULESETS), bias=hst.sampled_from([0.0, 0.5, 1.0]))
+def test_reaches_against_minimax(seed, tricks_left, extra, rules, bias):
+    """``reaches(st, t)`` (one null-window test) is ``minimax value >= t`` for
+    targets in the made range, the nat range and between them."""
+    rng = random.Random(seed)
+    st = random_endgame(rng, tricks_left, extra, rules, bias)
+    value = minimax(st)
+    for t in _targets(st, value, rng):
+        assert reaches(st, t) == (value >= t), (t, value, repr(st))
+    assert is_made(st) == (not st.play_all(solve(st).pv).result().nat)
+
+
+def test_reaches_on_full_deals_and_finished_hands():
+    rng = random.Random(31)
+    for i in range(6):
+        deal = Deal.random(seed=rng.randrange(1 << 30))
+        rules = RULESETS[i % len(RULESETS)]
+        st = PlayState(deal, trump="cdhs"[i % 4], declarer=i % 4, leader=(i + 3) % 4, rules=rules)
+        value = solve_deal(deal, st.trump, declarer=i % 4, leader=(i + 3) % 4, rules=rules)
+        for t in _targets(st, value, rng):
+            assert reaches(st, t) == (value >= t), (t, value)
+        assert is_made(st) == (value >= 0)
+    end = st.play_all(solve(st).pv)
+    net = end.result().net
+    assert reaches(end, net) and not reaches(end, net + 1) and is_made(end) == (not end.result().nat)
+
+
+def test_reaches_errors():
+    st = PlayState(Deal.random(seed=2), trump="c", declarer="N", leader="E")
+    for bad in (1.5, "10", True, None):
+        with pytest.raises(InvalidStateError, match="target"):
+            reaches(st, bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="PlayState"):
+        reaches(st.deal, 0)  # type: ignore[arg-type]
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ deals in :mod:`~quartet_solver.klaverjas.deal`, the play of a hand in
 from .analysis import BidAnalysis, DDTable, Par, analyse_bid, dd_table, par
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView, RandomBot, RuleBot
-from .dd import DDResult, solve, solve_deal
+from .dd import DDResult, is_made, reaches, solve, solve_deal
 from .deal import Deal
 from .match import HandRecord, Match, MatchResult, play_hand, play_match
 from .rules import SEATS, Rules, legal_cards, trick_roem
@@ -45,10 +45,12 @@ __all__ = [
     "Trick",
     "analyse_bid",
     "dd_table",
+    "is_made",
     "legal_cards",
     "par",
     "play_hand",
     "play_match",
+    "reaches",
     "solve",
     "solve_deal",
     "trick_roem",

@@ -76,6 +76,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     state = PlayState(deal, args.trump, args.declarer, leader, _rules(args))
     if args.play:
         state = state.play_all(args.play)
+    if args.target is not None:
+        return _answer_target(state, args)
     res = solve(state, node_limit=args.node_limit, time_limit=args.time_limit)
     if args.json:
         print(json.dumps({"state": state.to_dict(), "solution": res.to_dict()}, ensure_ascii=False))
@@ -88,6 +90,27 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         print(f"  {card}: {value:+d}")
     if res.pv:
         print("principal variation: " + " ".join(map(str, res.pv)))
+    return 0
+
+
+def _answer_target(state, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    """``solve --target``: whether the playing team reaches the target net score."""
+    import time
+
+    from .dd import reaches
+
+    if args.node_limit is not None or args.time_limit is not None:
+        raise InvalidStateError("--target answers exactly: it takes no --node-limit or --time-limit")
+    start = time.perf_counter()
+    answer = reaches(state, args.target)
+    seconds = time.perf_counter() - start
+    if args.json:
+        print(json.dumps({"state": state.to_dict(), "target": args.target, "reaches": answer,
+                          "seconds": seconds}, ensure_ascii=False))
+        return 0
+    verdict = "reaches" if answer else "does not reach"
+    print(f"the playing team {verdict} a net score of {args.target:+d} "
+          f"under optimal play ({seconds * 1000:.1f} ms)")
     return 0
 
 
@@ -170,6 +193,9 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     solve.add_argument("--play", help="cards played so far, e.g. 'Jh 7h 8h 9h As'")
     solve.add_argument("--node-limit", type=int, help="stop after this many nodes (bounds)")
     solve.add_argument("--time-limit", type=float, help="stop after this many seconds (bounds)")
+    solve.add_argument("--target", type=int,
+                       help="only answer whether the playing team's net score reaches this "
+                            "(0: is the hand made?); much faster than the exact value")
     _add_rules_args(solve)
     add_common(solve)
     solve.set_defaults(handler=_cmd_solve)

@@ -70,7 +70,7 @@ from .deal import Deal
 from .rules import SEATS, Rules, seat_index
 from .state import PlayState
 
-__all__ = ["DDResult", "solve", "solve_deal", "DEFAULT_TT_BITS"]
+__all__ = ["DDResult", "solve", "solve_deal", "reaches", "is_made", "DEFAULT_TT_BITS"]
 
 DEFAULT_TT_BITS = 18
 """The default transposition table holds ``2 ** 18`` entries of 32 bytes (8 MiB)."""
@@ -252,6 +252,46 @@ def solve(
         to_move=SEATS[seat],
         playing_team=("NS", "EW")[state.playing_team],
     )
+
+
+def reaches(state: PlayState, target: int, *, tt_bits: int = DEFAULT_TT_BITS) -> bool:
+    """Whether the playing team's exact net score from ``state`` (any position,
+    mid-trick included) is at least ``target`` under optimal play by both teams.
+
+    One null-window search answers it, where the exact value takes several, so
+    it is usually much cheaper than :func:`solve`; a ``target`` close to the
+    value costs the most.  :func:`is_made` is ``reaches(state, 0)``.
+
+    >>> from quartet_solver.klaverjas import Deal, PlayState
+    >>> st = PlayState(Deal.random(seed=3), trump="h", declarer="N", leader="E")
+    >>> v = solve(st, pv=False).value
+    >>> reaches(st, v), reaches(st, v + 1)
+    (True, False)
+    """
+    if not isinstance(state, PlayState):
+        raise InvalidStateError(f"reaches() needs a PlayState, got {type(state).__name__}")
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise InvalidStateError(f"target must be an int (a net score), got {target!r}")
+    if state.is_over:
+        return state.result().net >= target
+    kernel = _kernel(tt_bits)
+    kernel.set_limits(None, None)
+    _load(kernel, state)
+    return bool(kernel.reaches(target))
+
+
+def is_made(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS) -> bool:
+    """Whether the playing team makes the hand (is not nat) under optimal play
+    by both teams: made hands score at least 0 and nat ones at most -162, so
+    this is ``reaches(state, 0)`` (the question a contract solver answers, and
+    the cheapest one).
+
+    >>> from quartet_solver.klaverjas import Deal, PlayState
+    >>> st = PlayState(Deal.random(seed=3), trump="h", declarer="N", leader="E")
+    >>> is_made(st) == (solve(st, pv=False).value >= 0)
+    True
+    """
+    return reaches(state, 0, tt_bits=tt_bits)
 
 
 def solve_deal(
