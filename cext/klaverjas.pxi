@@ -21,8 +21,9 @@
 # (probed at trick boundaries only; in its key, zero-point cards that can be in
 # no run move down to the lowest ranks of their suit), cheap upper/lower bounds
 # (points, roem by distinct players, top trumps of one team), interchangeable
-# zero-point cards merged, move ordering, and a plain search for the last two
-# tricks.
+# zero-point cards merged and move ordering; with three or four tricks left a
+# lean search of each trick (the lead ordered, nothing merged, the state updated
+# once per trick), and a plain search for the last two tricks.
 
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
@@ -867,6 +868,107 @@ cdef inline int kj_ply2(KJState* s, int alpha, int beta, int mode) noexcept nogi
     return kj_end2(s, &t, 0, alpha, beta, mode)
 
 
+cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) noexcept nogil:
+    """The trick ``t`` of :func:`kj_trick_lean` is complete (its cards are still
+    in the hands): score it, search on from the next trick boundary with the
+    search of ``mode`` (values absolute, as in :func:`kj_end2`), put it back."""
+    cdef KJDyn saved = s.d
+    cdef uint32_t h0 = s.hands[0], h1 = s.hands[1], h2 = s.hands[2], h3 = s.hands[3]
+    cdef uint32_t tm = t.tmask
+    cdef int winner = (s.d.leader + t.win_pos) & 3
+    cdef int team = winner & 1, roem = kj_trick_roem(s, tm), v
+    s.hands[0] = h0 & ~tm
+    s.hands[1] = h1 & ~tm
+    s.hands[2] = h2 & ~tm
+    s.hands[3] = h3 & ~tm
+    s.d.hpts -= t.tpts
+    s.d.tricks_done += 1            # never the last trick here: no last-trick bonus, no pit
+    s.d.flags &= 1 << team
+    s.d.accd += t.sdd + (t.tpts + roem if team == s.playing else -(t.tpts + roem))
+    s.d.acct += t.sdt + roem
+    s.d.leader = winner
+    if mode == 0:
+        v = s.d.accd + kj_search_d(s, alpha - s.d.accd, beta - s.d.accd)
+    elif mode == 1:
+        v = kj_search_n(s, alpha, beta)
+    else:
+        v = s.d.acct + kj_search_r(s, alpha - s.d.acct, beta - s.d.acct)
+    s.d = saved
+    s.hands[0] = h0
+    s.hands[1] = h1
+    s.hands[2] = h2
+    s.hands[3] = h3
+    return v
+
+
+cdef int kj_trick_lean(KJState* s, KJTrick* t, int i, int alpha, int beta, int mode, int ttbest,
+                       int* bestc) noexcept nogil:
+    """Plain fail-soft alpha-beta over a trick from its ``i``-th card, for the
+    trick boundaries with three or four tricks left (the bulk of the nodes):
+    the lead in the order of :func:`kj_order` (``ttbest`` first), the other cards
+    in plain order and not merged, and no state update but the trick's own
+    (``t``, the hands unchanged) until :func:`kj_trick_done` scores it.  There,
+    ordering and merging cost more than the nodes they save.  Values as in
+    :func:`kj_end2`; ``bestc``: the best lead (for ``i`` = 0)."""
+    cdef int seat, maxi, c, v, best, a = alpha, b = beta, other, k = 0, cnt = 0
+    cdef uint32_t legal, bit
+    cdef KJTrick u
+    cdef int moves[8]
+    if kj_check_limits(s):
+        return 0
+    seat = (s.d.leader + i) & 3
+    maxi = ((seat & 1) == s.playing) != (mode == 2)
+    legal = kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump, t.win_pos)
+    best = -KJ_INF if maxi else KJ_INF
+    if i == 0:
+        cnt = kj_order(s, legal, ttbest, moves, mode != 0)
+        legal = 0
+    while legal or k < cnt:
+        if k < cnt:
+            c = moves[k]
+            k += 1
+        else:
+            c = ctz64(legal)
+        bit = (<uint32_t>1) << c
+        legal &= ~bit
+        u = t[0]
+        kj_trick_add(s, c, i, &u.led, &u.hi_trump, &u.win_pow, &u.win_pos)
+        u.tmask |= bit
+        u.tpts += s.pts[c]
+        if kj_second_stuk(s, seat, bit, s.hands[seat] & ~bit):
+            u.sdt = 20
+            u.sdd = 20 if (seat & 1) == s.playing else -20
+        if i == 3:
+            v = kj_trick_done(s, &u, a, b, mode)
+        else:
+            v = kj_trick_lean(s, &u, i + 1, a, b, mode, -1, &other)
+        if s.aborted:
+            return 0
+        if maxi:
+            if v > best:
+                best = v
+                bestc[0] = c
+                if best > a:
+                    a = best
+        else:
+            if v < best:
+                best = v
+                bestc[0] = c
+                if best < b:
+                    b = best
+        if a >= b:
+            break
+    return best
+
+
+cdef inline int kj_ply_lean(KJState* s, int alpha, int beta, int mode, int ttbest,
+                            int* bestc) noexcept nogil:
+    """A trick from its boundary by :func:`kj_trick_lean`."""
+    cdef KJTrick t
+    memset(&t, 0, sizeof(KJTrick))
+    return kj_trick_lean(s, &t, 0, alpha, beta, mode, ttbest, bestc)
+
+
 cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     """Minimax of the future d (P's view) from the current position, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
@@ -903,6 +1005,12 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         # two tricks left: a plain search is cheaper than the general one
         cnt = 0
         best = kj_ply2(s, a + s.d.accd, b + s.d.accd, 0) - s.d.accd
+        if s.aborted:
+            return 0
+    elif n == 0 and s.d.tricks_done >= 4:
+        # three or four tricks left: the lean trick search
+        cnt = 0
+        best = kj_ply_lean(s, a + s.d.accd, b + s.d.accd, 0, ttbest, &bestc) - s.d.accd
         if s.aborted:
             return 0
     else:
@@ -1003,6 +1111,11 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         best = kj_ply2(s, a, b, 1)
         if s.aborted:
             return 0
+    elif n == 0 and s.d.tricks_done >= 4:
+        cnt = 0
+        best = kj_ply_lean(s, a, b, 1, ttbest, &bestc)
+        if s.aborted:
+            return 0
     else:
         cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
         best = -KJ_INF if maxi else KJ_INF
@@ -1069,6 +1182,11 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     if n == 0 and s.d.tricks_done == 6:
         cnt = 0
         best = kj_ply2(s, a + s.d.acct, b + s.d.acct, 2) - s.d.acct
+        if s.aborted:
+            return 0
+    elif n == 0 and s.d.tricks_done >= 4:
+        cnt = 0
+        best = kj_ply_lean(s, a + s.d.acct, b + s.d.acct, 2, ttbest, &bestc) - s.d.acct
         if s.aborted:
             return 0
     else:

@@ -52,7 +52,10 @@ upper bound valid from one ``need`` on.  Cheap
 bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
-possible roem), move ordering, and a plain search for the last two tricks.
+possible roem) and move ordering down to five tricks left; with three or four
+tricks left, a lean search of each trick (only the lead ordered, nothing merged:
+there these cost more than the nodes they save), and a plain search for the
+last two tricks.
 ``d`` is first tested with a null window (is the hand made?), then solved
 exactly by further null-window tests.
 """
