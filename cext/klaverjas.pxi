@@ -119,6 +119,7 @@ ctypedef struct KJState:
     uint16_t gen
     # limits
     uint64_t nodes, node_limit
+    uint64_t check_at         # node count of the next look at the limits (kj_check_slow)
     clock_t deadline
     int has_deadline, aborted
     uint64_t phase_nodes[3]   # nodes spent: made test, exact d, nat search
@@ -320,13 +321,36 @@ cdef inline int kj_points_of(KJState* s, uint32_t m) noexcept nogil:
     return t
 
 
-cdef inline int kj_check_limits(KJState* s) noexcept nogil:
-    s.nodes += 1
-    if s.node_limit and s.nodes > s.node_limit:
-        s.aborted = 1
-    elif s.has_deadline and (s.nodes & 1023) == 0 and clock() > s.deadline:
-        s.aborted = 1
+cdef inline void kj_arm_limits(KJState* s) noexcept nogil:
+    """Set when :func:`kj_check_limits` next looks at the limits: past the node
+    limit, and every 1024 nodes for the clock."""
+    s.check_at = 0xFFFFFFFFFFFFFFFFULL
+    if s.aborted:
+        s.check_at = 0
+        return
+    if s.node_limit:
+        s.check_at = s.node_limit + 1
+    if s.has_deadline and (s.nodes | 1023) + 1 < s.check_at:
+        s.check_at = (s.nodes | 1023) + 1
+
+
+cdef int kj_check_slow(KJState* s) noexcept nogil:
+    if not s.aborted:
+        if s.node_limit and s.nodes > s.node_limit:
+            s.aborted = 1
+        elif s.has_deadline and clock() > s.deadline:
+            s.aborted = 1
+        kj_arm_limits(s)
     return s.aborted
+
+
+cdef inline int kj_check_limits(KJState* s) noexcept nogil:
+    """Count a node; whether a limit stops the search (one comparison unless
+    it is time to look)."""
+    s.nodes += 1
+    if s.nodes >= s.check_at:
+        return kj_check_slow(s)
+    return 0
 
 
 cdef inline void kj_canon(KJState* s, uint32_t* key) noexcept nogil:
@@ -872,11 +896,13 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     """The trick ``t`` of :func:`kj_trick_lean` is complete (its cards are still
     in the hands): score it, search on from the next trick boundary with the
     search of ``mode`` (values absolute, as in :func:`kj_end2`), put it back."""
-    cdef KJDyn saved = s.d
     cdef uint32_t h0 = s.hands[0], h1 = s.hands[1], h2 = s.hands[2], h3 = s.hands[3]
     cdef uint32_t tm = t.tmask
     cdef int winner = (s.d.leader + t.win_pos) & 3
     cdef int team = winner & 1, roem = kj_trick_roem(s, tm), v
+    # the fields changed below (the trick's own are all zero at a boundary)
+    cdef int leader = s.d.leader, accd = s.d.accd, acct = s.d.acct, flags = s.d.flags
+    cdef int hpts = s.d.hpts
     s.hands[0] = h0 & ~tm
     s.hands[1] = h1 & ~tm
     s.hands[2] = h2 & ~tm
@@ -893,7 +919,12 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
         v = kj_search_n(s, alpha, beta)
     else:
         v = s.d.acct + kj_search_r(s, alpha - s.d.acct, beta - s.d.acct)
-    s.d = saved
+    s.d.leader = leader
+    s.d.accd = accd
+    s.d.acct = acct
+    s.d.flags = flags
+    s.d.hpts = hpts
+    s.d.tricks_done -= 1
     s.hands[0] = h0
     s.hands[1] = h1
     s.hands[2] = h2
@@ -1404,6 +1435,7 @@ cdef class KlaverjasKernel:
                     s.trump_above[p] |= (<uint32_t>1) << c
         s.nodes = 0
         s.aborted = 0
+        kj_arm_limits(s)
         s.phase_nodes[0] = s.phase_nodes[1] = s.phase_nodes[2] = 0
 
     cdef void _load_position(self, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int leader,
@@ -1463,6 +1495,7 @@ cdef class KlaverjasKernel:
         self.s.has_deadline = time_limit is not None
         if time_limit is not None:
             self.s.deadline = clock() + <clock_t>(float(time_limit) * CLOCKS_PER_SEC)
+        kj_arm_limits(&self.s)
 
     def set_key_tricks(self, int n):
         """Move dead low cards in the table key only with at least ``n`` tricks
