@@ -25,9 +25,9 @@
 # lean search of each trick (the lead ordered, nothing merged, the state updated
 # once per trick), and a plain search for the last two tricks.
 
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free
 from libc.string cimport memset
-from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
+from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 cdef extern from *:
@@ -39,6 +39,42 @@ cdef extern from *:
     #endif
     """
     void QS_PREFETCH(const void* p) noexcept nogil
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Zeroed memory of ``bytes`` bytes, 128-byte aligned, for the transposition
+       table; ``*raw`` is what to free().  On Linux a table of 2 MiB or more goes
+       on transparent huge pages where the system allows it: its probes are
+       random, and with 4 KiB pages most of them also miss the TLB. */
+    static void* qs_table_alloc(size_t bytes, void** raw) {
+        void* p = NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const size_t huge = (size_t)1 << 21;
+        if (bytes >= huge) {
+            size_t rounded = (bytes + huge - 1) & ~(huge - 1);
+            if (posix_memalign(&p, huge, rounded) == 0) {
+                madvise(p, rounded, MADV_HUGEPAGE);
+                memset(p, 0, rounded);
+                *raw = p;
+                return p;
+            }
+            p = NULL;
+        }
+    #endif
+        p = calloc(1, bytes + 128);
+        *raw = p;
+        if (p == NULL)
+            return NULL;
+        return (void*)(((uintptr_t)p + 127) & ~(uintptr_t)127);
+    }
+    """
+    void* qs_table_alloc(size_t bytes, void** raw) noexcept nogil
 
 cdef enum:
     KJ_INF = 1000000
@@ -1380,10 +1416,9 @@ cdef class KlaverjasKernel:
         memset(&self.s, 0, sizeof(KJState))
         self.tt_bits = tt_bits
         # buckets of four 32-byte slots, aligned to 128 bytes (a pair of cache lines)
-        self.tt_raw = calloc(((<size_t>1) << tt_bits) + 4, sizeof(KJEntry))
-        if self.tt_raw == NULL:
+        self.s.tt = <KJEntry*>qs_table_alloc(((<size_t>1) << tt_bits) * sizeof(KJEntry), &self.tt_raw)
+        if self.s.tt == NULL:
             raise MemoryError("cannot allocate the transposition table")
-        self.s.tt = <KJEntry*>((<uintptr_t>self.tt_raw + 127) & ~(<uintptr_t>127))
         self.s.ttmask = ((<uint64_t>1) << tt_bits) - 1
         self.s.gen = 0
         self.s.key_tricks = 4
