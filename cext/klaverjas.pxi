@@ -22,8 +22,8 @@
 # no run move down to the lowest ranks of their suit), cheap upper/lower bounds
 # (points, roem by distinct players, top trumps of one team), interchangeable
 # zero-point cards merged and move ordering; with three or four tricks left a
-# lean search of each trick (the lead ordered, nothing merged, the state updated
-# once per trick), and a plain search for the last two tricks.
+# lean search of each trick (only the lead ordered, the state updated once per
+# trick), and a plain search for the last two tricks.
 
 from libc.stdlib cimport free
 from libc.string cimport memset
@@ -601,7 +601,12 @@ cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept
     """Drop legal cards equivalent to a kept one: 0-point cards of one suit in
     the same hand with no card of another hand (or of the trick) between them,
     that can be in no roem with cards of the other hands."""
-    cdef uint32_t oth = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask) & ~own
+    return kj_merge_at(s, own, legal, s.d.tmask)
+
+
+cdef inline uint32_t kj_merge_at(KJState* s, uint32_t own, uint32_t legal, uint32_t tmask) noexcept nogil:
+    """:func:`kj_merge` with the trick's cards ``tmask`` given."""
+    cdef uint32_t oth = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | tmask) & ~own
     cdef uint32_t lp, op, need, btw
     cdef int su, r, w, prev, safe
     cdef uint32_t low = legal & 0xFFFu & ~(s.trumpmask & 0xF00u)
@@ -972,11 +977,12 @@ cdef int kj_trick_lean(KJState* s, KJTrick* t, int i, int alpha, int beta, int m
                        int* bestc) noexcept nogil:
     """Plain fail-soft alpha-beta over a trick from its ``i``-th card, for the
     trick boundaries with three or four tricks left (the bulk of the nodes):
-    the lead in the order of :func:`kj_order` (``ttbest`` first), the other cards
-    in plain order and not merged, and no state update but the trick's own
-    (``t``, the hands unchanged) until :func:`kj_trick_done` scores it.  There,
-    ordering and merging cost more than the nodes they save.  Values as in
-    :func:`kj_end2`; ``bestc``: the best lead (for ``i`` = 0)."""
+    interchangeable cards merged (:func:`kj_merge`), the lead in the order of
+    :func:`kj_order` (``ttbest`` first), the other cards in plain order (there,
+    ordering them costs more than the nodes it saves), and no state update but
+    the trick's own (``t``; the hands unchanged) until :func:`kj_trick_done`
+    scores it.  Values as in :func:`kj_end2`; ``bestc``: the best lead (for
+    ``i`` = 0)."""
     cdef int seat, maxi, c, v, best, a = alpha, b = beta, other, k = 0, cnt = 0
     cdef uint32_t legal, bit
     cdef KJTrick u
@@ -985,7 +991,8 @@ cdef int kj_trick_lean(KJState* s, KJTrick* t, int i, int alpha, int beta, int m
         return 0
     seat = (s.d.leader + i) & 3
     maxi = ((seat & 1) == s.playing) != (mode == 2)
-    legal = kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump, t.win_pos)
+    legal = kj_merge_at(s, s.hands[seat], kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump, t.win_pos),
+                        t.tmask)
     best = -KJ_INF if maxi else KJ_INF
     if i == 0:
         cnt = kj_order(s, legal, ttbest, moves, mode != 0)

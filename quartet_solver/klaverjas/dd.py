@@ -53,9 +53,9 @@ bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
 possible roem) and move ordering down to five tricks left; with three or four
-tricks left, a lean search of each trick (only the lead ordered, nothing merged:
-there these cost more than the nodes they save), and a plain search for the
-last two tricks.
+tricks left, a lean search of each trick (only the lead ordered: there ordering
+costs more than the nodes it saves), and a plain search for the last two tricks.
+The transposition table sits on huge pages where Linux allows it.
 ``d`` is first tested with a null window (is the hand made?), then solved
 exactly by further null-window tests.
 """
