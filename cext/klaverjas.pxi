@@ -98,6 +98,17 @@ KJ_PPTS[:] = [0, 0, 0, 10, 2, 3, 4, 11]
 KJ_FOUR[:] = [0, 0, 0, 100, 200, 100, 100, 100]
 KJ_RUNUB[:] = [0, 0, 0, 20, 50, 50, 50, 70, 100]
 
+# trumps as 8-bit patterns: by natural rank (kj_suit_pattern) -> by power
+# (bit p - 1 for power p), and the points of a by-power pattern
+# and the bits above the highest one of a pattern
+cdef uint8_t KJ_NAT2POW[256]
+cdef uint8_t KJ_ABOVE[256]
+cdef int KJ_POWPTS[256]
+for _m in range(256):
+    KJ_NAT2POW[_m] = sum(1 << (KJ_TPOW[_r] - 1) for _r in range(8) if (_m >> _r) & 1)
+    KJ_POWPTS[_m] = sum(KJ_TPTS[_r] for _r in range(8) if (_m >> (KJ_TPOW[_r] - 1)) & 1)
+    KJ_ABOVE[_m] = 0xFF & ~((2 << (_m.bit_length() - 1)) - 1) if _m else 0xFF
+
 
 cdef inline uint32_t kj_suit_pattern(uint32_t m, int suit) noexcept nogil:
     """8-bit natural-rank pattern of one suit of a card mask."""
@@ -784,23 +795,18 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     cdef int p = s.playing
     cdef int pp = s.pit if (s.d.flags >> p) & 1 else 0
     cdef int po = s.pit if (s.d.flags >> (1 - p)) & 1 else 0
-    cdef int pw, c, team = -1, t, sure = 0
-    cdef uint32_t bit
+    cdef int team = -1, sure = 0
+    cdef uint32_t tr, ns, other
     # the highest remaining trumps held by one team all win for it (whatever the
-    # trick they fall in), so their points are that team's and the other takes no pit
-    pw = 8
-    while pw >= 1:
-        c = s.trump_of_pow[pw]
-        bit = (<uint32_t>1) << c
-        pw -= 1
-        if not (rem & bit):
-            continue
-        t = 0 if (s.hands[0] | s.hands[2]) & bit else 1
-        if team < 0:
-            team = t
-        elif t != team:
-            break
-        sure += s.pts[c]
+    # trick they fall in), so their points are that team's and the other takes no
+    # pit: by-power patterns of the trumps left and of N/S's, the run of top ones
+    # above the other team's highest
+    tr = KJ_NAT2POW[kj_suit_pattern(rem, s.trump)]
+    if tr:
+        ns = KJ_NAT2POW[kj_suit_pattern(s.hands[0] | s.hands[2], s.trump)]
+        team = 0 if (ns << 1) > tr else 1       # who holds the highest trump
+        other = (tr & ~ns) if team == 0 else ns
+        sure = KJ_POWPTS[tr & KJ_ABOVE[other]]
     if team >= 0:
         if team == p:
             po = 0
