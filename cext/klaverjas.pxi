@@ -407,7 +407,7 @@ cdef inline void kj_canon(KJState* s, uint32_t* key) noexcept nogil:
     run (three ranks of the suit still out with three different holders).  Such
     positions are the same game: the cards keep their order against every other
     card, carry no points and make no roem.  With fewer than ``key_tricks``
-    tricks left (default 4) the hands are the key: there the moves cost more
+    tricks left (default 5) the hands are the key: there the moves cost more
     than they save."""
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     cdef uint32_t wb, x, bit, todo
@@ -1434,7 +1434,7 @@ cdef class KlaverjasKernel:
             raise MemoryError("cannot allocate the transposition table")
         self.s.ttmask = ((<uint64_t>1) << tt_bits) - 1
         self.s.gen = 0
-        self.s.key_tricks = 4
+        self.s.key_tricks = 5
 
     def __dealloc__(self):
         free(self.tt_raw)
@@ -1547,9 +1547,14 @@ cdef class KlaverjasKernel:
 
     def set_key_tricks(self, int n):
         """Move dead low cards in the table key only with at least ``n`` tricks
-        left (internal, for tests; default 4).  Starts a new table generation."""
+        left (internal, for tests; default 5).  Starts a new table generation."""
         self.s.key_tricks = n
         self._new_generation()
+
+    @property
+    def key_tricks(self):
+        """See :meth:`set_key_tricks`."""
+        return self.s.key_tricks
 
     def table_key(self):
         """The four hands of the table key of the position (internal, for

@@ -136,7 +136,7 @@ def test_mid_trick_values_after_deeper_searches():
 
 def test_table_key_positions_are_the_same_game():
     """The table key moves zero-point cards that can be in no run down to the
-    lowest ranks of their suit (by default with four or more tricks left; here
+    lowest ranks of their suit (by default with five or more tricks left; here
     from three).  On random trick-boundary positions where it moves some: the
     value equals the plain minimax, the key is its own key, and the position it
     describes, solved on its own table, has the same value."""
@@ -166,8 +166,9 @@ def test_table_key_positions_are_the_same_game():
 @pytest.mark.parametrize("rules", RULESETS, ids=str)
 def test_endgames_against_minimax_with_table_keys_at_every_depth(rules):
     """The seeded endgame check again, with dead low cards moved in the table
-    key at every trick boundary (by default only with four or more tricks left)."""
+    key at every trick boundary (by default only with five or more tricks left)."""
     kernel = _kernel(DEFAULT_TT_BITS)
+    default = kernel.key_tricks
     kernel.set_key_tricks(1)
     try:
         rng = random.Random(500 + (zlib.crc32(str(rules).encode()) & 0xFFFF))
@@ -175,7 +176,7 @@ def test_endgames_against_minimax_with_table_keys_at_every_depth(rules):
             st = random_endgame(rng, 3, extra=i % 4, rules=rules, bias=(0.0, 0.5, 0.9)[i % 3])
             check(st)
     finally:
-        kernel.set_key_tricks(4)
+        kernel.set_key_tricks(default)
 
 
 def _max_future_roem(st: PlayState) -> int:

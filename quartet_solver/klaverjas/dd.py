@@ -42,7 +42,7 @@ worth more.  So after one test has shown ``value <= r < base``, a roem-game test
 
 All are fail-soft alpha-beta searches with one transposition table of bounds,
 keyed by the exact remaining hands, the leader and the two "won every trick so
-far" flags; with four or more tricks left, zero-point cards that can no longer
+far" flags; with five or more tricks left, zero-point cards that can no longer
 be in a run move down to the lowest ranks of their suit in the key (the same
 game: the same order against every other card, no points, no roem).  The ``h``
 search keeps no score in its key: ``h - base`` depends only on the position and
