@@ -98,9 +98,9 @@ KJ_PPTS[:] = [0, 0, 0, 10, 2, 3, 4, 11]
 KJ_FOUR[:] = [0, 0, 0, 100, 200, 100, 100, 100]
 KJ_RUNUB[:] = [0, 0, 0, 20, 50, 50, 50, 70, 100]
 
-# trumps as 8-bit patterns: by natural rank (kj_suit_pattern) -> by power
-# (bit p - 1 for power p), and the points of a by-power pattern
-# and the bits above the highest one of a pattern
+# 8-bit trump patterns: KJ_NAT2POW maps one by natural rank (kj_suit_pattern) to
+# one by power (bit p - 1 for power p), KJ_POWPTS gives the points of a by-power
+# pattern and KJ_ABOVE the bits above the highest one of a pattern (all for 0)
 cdef uint8_t KJ_NAT2POW[256]
 cdef uint8_t KJ_ABOVE[256]
 cdef int KJ_POWPTS[256]
@@ -382,6 +382,7 @@ cdef inline void kj_arm_limits(KJState* s) noexcept nogil:
 
 
 cdef int kj_check_slow(KJState* s) noexcept nogil:
+    """:func:`kj_check_limits` when it is time to look at the limits."""
     if not s.aborted:
         if s.node_limit and s.nodes > s.node_limit:
             s.aborted = 1
