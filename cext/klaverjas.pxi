@@ -25,7 +25,6 @@
 # lean search of each trick (only the lead ordered, the state updated once per
 # trick), and a plain search for the last two tricks.
 
-from libc.stdlib cimport free
 from libc.string cimport memset
 from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
@@ -44,37 +43,49 @@ cdef extern from *:
     """
     #include <stdint.h>
     #include <stdlib.h>
-    #include <string.h>
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
     /* Zeroed memory of ``bytes`` bytes, 128-byte aligned, for the transposition
-       table; ``*raw`` is what to free().  On Linux a table of 2 MiB or more goes
-       on transparent huge pages where the system allows it: its probes are
-       random, and with 4 KiB pages most of them also miss the TLB. */
-    static void* qs_table_alloc(size_t bytes, void** raw) {
-        void* p = NULL;
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+       table; release it with qs_table_free(*raw, *raw_len).  On Linux a table of
+       2 MiB or more is an anonymous mapping (zero pages until touched, like a
+       large calloc) on transparent huge pages where the system allows it: its
+       probes are random, and with 4 KiB pages most of them also miss the TLB. */
+    static void* qs_table_alloc(size_t bytes, void** raw, size_t* raw_len) {
+        void* p;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
         const size_t huge = (size_t)1 << 21;
         if (bytes >= huge) {
-            size_t rounded = (bytes + huge - 1) & ~(huge - 1);
-            if (posix_memalign(&p, huge, rounded) == 0) {
-                madvise(p, rounded, MADV_HUGEPAGE);
-                memset(p, 0, rounded);
+            size_t len = bytes + huge;
+            p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p != MAP_FAILED) {
+                void* a = (void*)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+                madvise(a, bytes, MADV_HUGEPAGE);
                 *raw = p;
-                return p;
+                *raw_len = len;
+                return a;
             }
-            p = NULL;
         }
     #endif
         p = calloc(1, bytes + 128);
         *raw = p;
+        *raw_len = 0;
         if (p == NULL)
             return NULL;
         return (void*)(((uintptr_t)p + 127) & ~(uintptr_t)127);
     }
+    static void qs_table_free(void* raw, size_t raw_len) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+        if (raw_len) {
+            munmap(raw, raw_len);
+            return;
+        }
+    #endif
+        free(raw);
+    }
     """
-    void* qs_table_alloc(size_t bytes, void** raw) noexcept nogil
+    void* qs_table_alloc(size_t bytes, void** raw, size_t* raw_len) noexcept nogil
+    void qs_table_free(void* raw, size_t raw_len) noexcept nogil
 
 cdef enum:
     KJ_INF = 1000000
@@ -1422,6 +1433,7 @@ cdef class KlaverjasKernel:
 
     cdef KJState s
     cdef void* tt_raw
+    cdef size_t tt_raw_len
     cdef readonly int tt_bits
 
     def __cinit__(self, int tt_bits=18):
@@ -1430,7 +1442,8 @@ cdef class KlaverjasKernel:
         memset(&self.s, 0, sizeof(KJState))
         self.tt_bits = tt_bits
         # buckets of four 32-byte slots, aligned to 128 bytes (a pair of cache lines)
-        self.s.tt = <KJEntry*>qs_table_alloc(((<size_t>1) << tt_bits) * sizeof(KJEntry), &self.tt_raw)
+        self.s.tt = <KJEntry*>qs_table_alloc(((<size_t>1) << tt_bits) * sizeof(KJEntry), &self.tt_raw,
+                                             &self.tt_raw_len)
         if self.s.tt == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.s.ttmask = ((<uint64_t>1) << tt_bits) - 1
@@ -1438,7 +1451,8 @@ cdef class KlaverjasKernel:
         self.s.key_tricks = 5
 
     def __dealloc__(self):
-        free(self.tt_raw)
+        if self.tt_raw != NULL:
+            qs_table_free(self.tt_raw, self.tt_raw_len)
 
     cdef void _new_generation(self) noexcept nogil:
         if self.s.gen == 65535:
