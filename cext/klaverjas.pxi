@@ -21,9 +21,9 @@
 # (probed at trick boundaries only; in its key, zero-point cards that can be in
 # no run move down to the lowest ranks of their suit), cheap upper/lower bounds
 # (points, roem by distinct players, top trumps of one team), interchangeable
-# zero-point cards merged and move ordering; with three or four tricks left a
-# lean search of each trick (only the lead ordered, the state updated once per
-# trick), and a plain search for the last two tricks.
+# zero-point cards merged and move ordering; with four tricks left or fewer a
+# plain search of each trick (only the lead ordered, none with two tricks left;
+# the state updated once per trick, the last trick scored directly).
 
 from libc.string cimport memset
 from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -881,87 +881,33 @@ cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
 
 
 ctypedef struct KJTrick:
-    # a trick in progress in the two-trick search (the hands are not changed)
+    # a trick in progress in the plain trick search (the hands are not changed)
     int led, hi_trump, win_pos, win_pow, tpts, sdd, sdt
     uint32_t tmask
 
 
-cdef int kj_end2(KJState* s, KJTrick* t, int i, int alpha, int beta, int mode) noexcept nogil:
-    """Plain fail-soft alpha-beta over the first of the last two tricks from its
-    ``i``-th card (two cards per hand: at most 16 lines), the last trick scored
-    directly.  Values are absolute: the final acc d (``mode`` 0), h (``mode`` 1,
-    see :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
-    maximises, see :func:`kj_search_r`)."""
-    cdef int seat, maxi, c, v, best, winner, team, roem, fd, ft, a = alpha, b = beta
-    cdef uint32_t legal, bit, tm
-    cdef KJTrick u
-    if kj_check_limits(s):
-        return 0
-    if i == 4:
-        tm = t.tmask
-        winner = (s.d.leader + t.win_pos) & 3
-        team = winner & 1
-        roem = kj_trick_roem(s, tm)
-        kj_last_at(s, s.hands[0] & ~tm, s.hands[1] & ~tm, s.hands[2] & ~tm, s.hands[3] & ~tm,
-                   winner, s.d.flags & (1 << team),
-                   s.d.accd + t.sdd + (t.tpts + roem if team == s.playing else -(t.tpts + roem)),
-                   s.d.acct + t.sdt + roem, &fd, &ft)
+cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) noexcept nogil:
+    """The trick ``t`` of :func:`kj_trick_plain` is complete (its cards are still
+    in the hands): score it, then the last trick directly, or else search on from
+    the next trick boundary with the search of ``mode`` and put the state back.
+    Values as in :func:`kj_trick_plain`."""
+    cdef uint32_t h0 = s.hands[0], h1 = s.hands[1], h2 = s.hands[2], h3 = s.hands[3]
+    cdef uint32_t tm = t.tmask
+    cdef int winner = (s.d.leader + t.win_pos) & 3
+    cdef int team = winner & 1, roem = kj_trick_roem(s, tm), v, fd, ft
+    # the fields changed below (the trick's own are all zero at a boundary)
+    cdef int leader = s.d.leader, accd = s.d.accd, acct = s.d.acct, flags = s.d.flags
+    cdef int hpts = s.d.hpts
+    cdef int accd1 = accd + t.sdd + (t.tpts + roem if team == s.playing else -(t.tpts + roem))
+    cdef int acct1 = acct + t.sdt + roem
+    if s.d.tricks_done == 6:
+        kj_last_at(s, h0 & ~tm, h1 & ~tm, h2 & ~tm, h3 & ~tm, winner, flags & (1 << team), accd1,
+                   acct1, &fd, &ft)
         if mode == 0:
             return fd
         if mode == 2:
             return ft
         return KJ_BIG if fd > s.thr else -(162 + ft)
-    seat = (s.d.leader + i) & 3
-    maxi = ((seat & 1) == s.playing) != (mode == 2)
-    legal = kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump, t.win_pos)
-    best = -KJ_INF if maxi else KJ_INF
-    while legal:
-        c = ctz64(legal)
-        legal &= legal - 1
-        bit = (<uint32_t>1) << c
-        u = t[0]
-        kj_trick_add(s, c, i, &u.led, &u.hi_trump, &u.win_pow, &u.win_pos)
-        u.tmask |= bit
-        u.tpts += s.pts[c]
-        if kj_second_stuk(s, seat, bit, s.hands[seat] & ~bit):
-            u.sdt = 20
-            u.sdd = 20 if (seat & 1) == s.playing else -20
-        v = kj_end2(s, &u, i + 1, a, b, mode)
-        if s.aborted:
-            return 0
-        if maxi:
-            if v > best:
-                best = v
-                if best > a:
-                    a = best
-        else:
-            if v < best:
-                best = v
-                if best < b:
-                    b = best
-        if a >= b:
-            break
-    return best
-
-
-cdef inline int kj_ply2(KJState* s, int alpha, int beta, int mode) noexcept nogil:
-    """The last two tricks from their boundary (see :func:`kj_end2`)."""
-    cdef KJTrick t
-    memset(&t, 0, sizeof(KJTrick))
-    return kj_end2(s, &t, 0, alpha, beta, mode)
-
-
-cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) noexcept nogil:
-    """The trick ``t`` of :func:`kj_trick_lean` is complete (its cards are still
-    in the hands): score it, search on from the next trick boundary with the
-    search of ``mode`` (values absolute, as in :func:`kj_end2`), put it back."""
-    cdef uint32_t h0 = s.hands[0], h1 = s.hands[1], h2 = s.hands[2], h3 = s.hands[3]
-    cdef uint32_t tm = t.tmask
-    cdef int winner = (s.d.leader + t.win_pos) & 3
-    cdef int team = winner & 1, roem = kj_trick_roem(s, tm), v
-    # the fields changed below (the trick's own are all zero at a boundary)
-    cdef int leader = s.d.leader, accd = s.d.accd, acct = s.d.acct, flags = s.d.flags
-    cdef int hpts = s.d.hpts
     s.hands[0] = h0 & ~tm
     s.hands[1] = h1 & ~tm
     s.hands[2] = h2 & ~tm
@@ -969,15 +915,15 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     s.d.hpts -= t.tpts
     s.d.tricks_done += 1            # never the last trick here: no last-trick bonus, no pit
     s.d.flags &= 1 << team
-    s.d.accd += t.sdd + (t.tpts + roem if team == s.playing else -(t.tpts + roem))
-    s.d.acct += t.sdt + roem
+    s.d.accd = accd1
+    s.d.acct = acct1
     s.d.leader = winner
     if mode == 0:
-        v = s.d.accd + kj_search_d(s, alpha - s.d.accd, beta - s.d.accd)
+        v = accd1 + kj_search_d(s, alpha - accd1, beta - accd1)
     elif mode == 1:
         v = kj_search_n(s, alpha, beta)
     else:
-        v = s.d.acct + kj_search_r(s, alpha - s.d.acct, beta - s.d.acct)
+        v = acct1 + kj_search_r(s, alpha - acct1, beta - acct1)
     s.d.leader = leader
     s.d.accd = accd
     s.d.acct = acct
@@ -991,16 +937,19 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     return v
 
 
-cdef int kj_trick_lean(KJState* s, KJTrick* t, int i, int alpha, int beta, int mode, int ttbest,
-                       int* bestc) noexcept nogil:
+cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int mode, int ttbest,
+                        int* bestc) noexcept nogil:
     """Plain fail-soft alpha-beta over a trick from its ``i``-th card, for the
-    trick boundaries with three or four tricks left (the bulk of the nodes):
-    interchangeable cards merged (:func:`kj_merge`), the lead in the order of
-    :func:`kj_order` (``ttbest`` first), the other cards in plain order (there,
-    ordering them costs more than the nodes it saves), and no state update but
-    the trick's own (``t``; the hands unchanged) until :func:`kj_trick_done`
-    scores it.  Values as in :func:`kj_end2`; ``bestc``: the best lead (for
-    ``i`` = 0)."""
+    trick boundaries with four, three or two tricks left (the bulk of the
+    nodes): no state update but the trick's own (``t``; the hands unchanged)
+    until :func:`kj_trick_done` scores it.  With three or four tricks left,
+    interchangeable cards are merged (:func:`kj_merge`) and the lead comes in
+    the order of :func:`kj_order` (``ttbest`` first); other cards go in plain
+    order (there, ordering them costs more than the nodes it saves).
+
+    Values are absolute: the final acc d (``mode`` 0), h (``mode`` 1, see
+    :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
+    maximises, see :func:`kj_search_r`).  ``bestc``: the best lead (``i`` = 0)."""
     cdef int seat, maxi, c, v, best, a = alpha, b = beta, other, k = 0, cnt = 0
     cdef uint32_t legal, bit
     cdef KJTrick u
@@ -1009,12 +958,13 @@ cdef int kj_trick_lean(KJState* s, KJTrick* t, int i, int alpha, int beta, int m
         return 0
     seat = (s.d.leader + i) & 3
     maxi = ((seat & 1) == s.playing) != (mode == 2)
-    legal = kj_merge_at(s, s.hands[seat], kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump, t.win_pos),
-                        t.tmask)
+    legal = kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump, t.win_pos)
+    if s.d.tricks_done < 6:
+        legal = kj_merge_at(s, s.hands[seat], legal, t.tmask)
+        if i == 0:
+            cnt = kj_order(s, legal, ttbest, moves, mode != 0)
+            legal = 0
     best = -KJ_INF if maxi else KJ_INF
-    if i == 0:
-        cnt = kj_order(s, legal, ttbest, moves, mode != 0)
-        legal = 0
     while legal or k < cnt:
         if k < cnt:
             c = moves[k]
@@ -1033,7 +983,7 @@ cdef int kj_trick_lean(KJState* s, KJTrick* t, int i, int alpha, int beta, int m
         if i == 3:
             v = kj_trick_done(s, &u, a, b, mode)
         else:
-            v = kj_trick_lean(s, &u, i + 1, a, b, mode, -1, &other)
+            v = kj_trick_plain(s, &u, i + 1, a, b, mode, -1, &other)
         if s.aborted:
             return 0
         if maxi:
@@ -1053,12 +1003,12 @@ cdef int kj_trick_lean(KJState* s, KJTrick* t, int i, int alpha, int beta, int m
     return best
 
 
-cdef inline int kj_ply_lean(KJState* s, int alpha, int beta, int mode, int ttbest,
-                            int* bestc) noexcept nogil:
-    """A trick from its boundary by :func:`kj_trick_lean`."""
+cdef inline int kj_ply_plain(KJState* s, int alpha, int beta, int mode, int ttbest,
+                             int* bestc) noexcept nogil:
+    """A trick from its boundary by :func:`kj_trick_plain`."""
     cdef KJTrick t
     memset(&t, 0, sizeof(KJTrick))
-    return kj_trick_lean(s, &t, 0, alpha, beta, mode, ttbest, bestc)
+    return kj_trick_plain(s, &t, 0, alpha, beta, mode, ttbest, bestc)
 
 
 cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
@@ -1093,16 +1043,10 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     b0 = b
     seat = (s.d.leader + n) & 3
     maxi = (seat & 1) == s.playing
-    if n == 0 and s.d.tricks_done == 6:
-        # two tricks left: a plain search is cheaper than the general one
+    if n == 0 and s.d.tricks_done >= 4:
+        # four tricks left or fewer: the plain trick search is cheaper
         cnt = 0
-        best = kj_ply2(s, a + s.d.accd, b + s.d.accd, 0) - s.d.accd
-        if s.aborted:
-            return 0
-    elif n == 0 and s.d.tricks_done >= 4:
-        # three or four tricks left: the lean trick search
-        cnt = 0
-        best = kj_ply_lean(s, a + s.d.accd, b + s.d.accd, 0, ttbest, &bestc) - s.d.accd
+        best = kj_ply_plain(s, a + s.d.accd, b + s.d.accd, 0, ttbest, &bestc) - s.d.accd
         if s.aborted:
             return 0
     else:
@@ -1198,14 +1142,9 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     b0 = b
     seat = (s.d.leader + n) & 3
     maxi = (seat & 1) == s.playing
-    if n == 0 and s.d.tricks_done == 6:
+    if n == 0 and s.d.tricks_done >= 4:
         cnt = 0
-        best = kj_ply2(s, a, b, 1)
-        if s.aborted:
-            return 0
-    elif n == 0 and s.d.tricks_done >= 4:
-        cnt = 0
-        best = kj_ply_lean(s, a, b, 1, ttbest, &bestc)
+        best = kj_ply_plain(s, a, b, 1, ttbest, &bestc)
         if s.aborted:
             return 0
     else:
@@ -1271,14 +1210,9 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     b0 = b
     seat = (s.d.leader + n) & 3
     maxi = (seat & 1) != s.playing
-    if n == 0 and s.d.tricks_done == 6:
+    if n == 0 and s.d.tricks_done >= 4:
         cnt = 0
-        best = kj_ply2(s, a + s.d.acct, b + s.d.acct, 2) - s.d.acct
-        if s.aborted:
-            return 0
-    elif n == 0 and s.d.tricks_done >= 4:
-        cnt = 0
-        best = kj_ply_lean(s, a + s.d.acct, b + s.d.acct, 2, ttbest, &bestc) - s.d.acct
+        best = kj_ply_plain(s, a + s.d.acct, b + s.d.acct, 2, ttbest, &bestc) - s.d.acct
         if s.aborted:
             return 0
     else:

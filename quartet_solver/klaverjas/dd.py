@@ -52,9 +52,10 @@ upper bound valid from one ``need`` on.  Cheap
 bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
-possible roem) and move ordering down to five tricks left; with three or four
-tricks left, a lean search of each trick (only the lead ordered: there ordering
-costs more than the nodes it saves), and a plain search for the last two tricks.
+possible roem) and move ordering down to five tricks left; from four tricks
+left, a plain search of each trick that updates the state once per trick (the
+lead ordered with three or four tricks left, nothing ordered with two: there
+ordering costs more than the nodes it saves; the last trick scored directly).
 The transposition table sits on huge pages where Linux allows it.
 ``d`` is first tested with a null window (is the hand made?), then solved
 exactly by further null-window tests.
