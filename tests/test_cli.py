@@ -14,6 +14,25 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from quartet_solver import klaverjas as kj
+
+KJ_DEAL = kj.Deal.random(seed=5).pbn()
+
+
+def _kj_first_trick() -> str:
+    """A trick and the next lead of KJ_DEAL (a mid-trick position)."""
+    st = kj.PlayState(kj.Deal.parse(KJ_DEAL), trump="h", declarer="N", leader="N")
+    cards = []
+    for _ in range(5):
+        cards.append(st.legal_cards()[-1])
+        st = st.play(cards[-1])
+    return " ".join(map(str, cards))
+
+
+KJ_PLAYED = _kj_first_trick()
+KJ_SOLVE = ["klaverjas", "solve", "--deal", KJ_DEAL, "--trump", "h", "--declarer", "N"]
+KJ_HAND = "Jh 9h Ah Th 7c 8d As Ks"
+
 COMMANDS = {
     "help": ["--help"],
     "help_cards": ["cards", "--help"],
@@ -39,6 +58,22 @@ COMMANDS = {
     "solve_text": ["quintet", "solve", "--removed", "7c 7d 8h 9s Tc Jd Qh", "--quiet"],
     "best_response": ["quintet", "best-response", "--deal", "Ah Kh Qh Jh Th 9c 9d 9h 9s 8c",
                       "--points", "3 4", "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c"],
+    # Klaverjas double dummy, checked against the library calls below
+    "kj_solve_text": KJ_SOLVE,
+    "kj_solve_json": KJ_SOLVE + ["--json"],
+    "kj_solve_play_json": KJ_SOLVE + ["--play", KJ_PLAYED, "--json"],
+    "kj_solve_limit_json": KJ_SOLVE + ["--node-limit", "50", "--json"],
+    "kj_target_json": KJ_SOLVE + ["--target", "0", "--json"],
+    "kj_target_text": KJ_SOLVE + ["--target", "0"],
+    "kj_target_high_json": KJ_SOLVE + ["--target", "400", "--json"],
+    "kj_target_with_limit": KJ_SOLVE + ["--target", "0", "--node-limit", "5"],
+    "kj_solve_illegal_play": KJ_SOLVE + ["--play", "7s"],
+    "kj_solve_bad_deal": ["klaverjas", "solve", "--deal", "N:AKQ", "--trump", "h", "--declarer", "N"],
+    "kj_table_json": ["klaverjas", "table", "--deal", KJ_DEAL, "--dealer", "W", "--json"],
+    "kj_table_text": ["klaverjas", "table", "--deal", KJ_DEAL, "--leader", "S"],
+    "kj_bid_json": ["klaverjas", "bid", "--hand", KJ_HAND, "--seat", "E", "--samples", "6", "--seed", "3",
+                    "--processes", "1", "--json"],
+    "kj_bid_bad_hand": ["klaverjas", "bid", "--hand", "Jh 9h", "--samples", "6"],
 }
 
 
@@ -166,3 +201,76 @@ def test_quintet_solve_bad_deal_arguments(results):
     code, out, err = results["solve_bad"]
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "exactly one of --deal, --removed or --seed" in err
+
+
+# -- Klaverjas double dummy: solve, table, bid ------------------------------------
+
+
+def _kj_state(play: str | None = None) -> kj.PlayState:
+    st = kj.PlayState(kj.Deal.parse(KJ_DEAL), trump="h", declarer="N", leader="N")
+    return st.play_all(play) if play else st
+
+
+def test_klaverjas_solve_json_matches_the_library(results):
+    data = json.loads(_ok(results, "kj_solve_json"))
+    res = kj.solve(_kj_state())
+    sol = data["solution"]
+    assert sol["value"] == res.value and sol["exact"] is True
+    assert sol["card_values"] == {str(c): v for c, v in res.card_values.items()}
+    assert _kj_state().play_all(" ".join(sol["pv"])).result().net == res.value
+
+
+def test_klaverjas_solve_mid_hand_and_with_a_node_limit(results):
+    data = json.loads(_ok(results, "kj_solve_play_json"))
+    assert data["state"]["played"] == KJ_PLAYED.split()
+    assert data["solution"]["value"] == kj.solve(_kj_state(KJ_PLAYED), pv=False).value
+    limited = json.loads(_ok(results, "kj_solve_limit_json"))["solution"]
+    exact = kj.solve(_kj_state(), pv=False).value
+    assert limited["exact"] is False and limited["lower"] <= exact <= limited["upper"]
+
+
+def test_klaverjas_solve_text(results):
+    out = _ok(results, "kj_solve_text")
+    value = kj.solve(_kj_state(), pv=False).value
+    assert f"value (net for the playing team): {value:+d}" in out and "principal variation:" in out
+
+
+def test_klaverjas_solve_target(results):
+    value = kj.solve(_kj_state(), pv=False).value
+    data = json.loads(_ok(results, "kj_target_json"))
+    assert data["target"] == 0 and data["reaches"] is (value >= 0)
+    # more than all points and roem
+    assert json.loads(_ok(results, "kj_target_high_json"))["reaches"] is False
+    out = _ok(results, "kj_target_text")
+    assert ("does not reach" in out) == (value < 0) and "+0" in out
+    code, out, err = results["kj_target_with_limit"]
+    assert code == 2 and out == "" and "--target" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["kj_solve_illegal_play", "kj_solve_bad_deal", "kj_bid_bad_hand"])
+def test_klaverjas_bad_input_is_one_line_and_exit_2(results, name):
+    code, out, err = results[name]
+    assert code == 2 and out == "", err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_klaverjas_table_json_matches_the_library(results):
+    data = json.loads(_ok(results, "kj_table_json"))
+    p = kj.par(kj.Deal.parse(KJ_DEAL), dealer="W")
+    assert data["par"]["declarer"] == p.declarer and data["par"]["net"] == p.net
+    nets = {(e["trump"], e["playing_team"]): e["net"] for e in data["table"]["table"]}
+    assert nets == {k: v[0] for k, v in p.table.entries.items()}
+    assert data["table"]["leader"] == "N"          # the dealer's left leads
+
+
+def test_klaverjas_table_text(results):
+    out = _ok(results, "kj_table_text")
+    table = kj.dd_table(kj.Deal.parse(KJ_DEAL), leader="S")
+    assert table.pretty() in out
+
+
+def test_klaverjas_bid_json_matches_the_library(results):
+    data = json.loads(_ok(results, "kj_bid_json"))
+    a = kj.analyse_bid(KJ_HAND, seat="E", samples=6, seed=3, processes=1)
+    assert [s["mean"] for s in data["stats"]] == [s.mean for s in a.stats]
+    assert data["recommended"] == a.recommended and data["stats"][0]["samples"] == 6
