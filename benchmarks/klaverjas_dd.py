@@ -105,8 +105,7 @@ def main(argv=None) -> None:
     total = sum(phases) or 1
     print("nodes by phase: made test {:.1%}, exact d {:.1%}, nat search {:.1%}".format(
         *(p / total for p in phases)))
-    rate = sum(nodes) / sum(times)
-    print(f"throughput: {rate / 1e6:.2f} M nodes/s")
+    print(f"throughput: {sum(nodes) / sum(times) / 1e6:.2f} M nodes/s")
     print("targets: median <= 1 ms, p99 <= 20 ms"
           f" -> median is {pct(ms, .5):.1f}x the target, p99 {pct(ms, .99) / 20:.1f}x")
     made_ms = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable
 
 from ..errors import InvalidStateError
@@ -95,8 +96,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _answer_target(state, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
     """``solve --target``: whether the playing team reaches the target net score."""
-    import time
-
     from .dd import reaches
 
     if args.node_limit is not None or args.time_limit is not None:
