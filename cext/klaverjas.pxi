@@ -19,7 +19,11 @@
 #      which often settles it.
 # All searches are fail-soft alpha-beta with one transposition table of bounds
 # (probed at trick boundaries only; in its key, zero-point cards that can be in
-# no run move down to the lowest ranks of their suit), cheap upper/lower bounds
+# no run move down to the lowest ranks of their suit) and, for mode D with three
+# tricks left or more, a twin table: positions with the same holders of each
+# suit's cards by power order and the same roem prospects are the same game but
+# for the card points, so a twin's bounds, widened by the point difference,
+# bound the position (kj_twin_key); cheap upper/lower bounds
 # (points, roem by distinct players, top trumps of one team), interchangeable
 # zero-point cards merged and move ordering; with four tricks left or fewer a
 # plain search of each trick (only the lead ordered, none with two tricks left;
@@ -93,6 +97,7 @@ cdef enum:
     KJ_STUK_TRICK = 0
     KJ_STUK_HAND = 1
     KJ_STUK_OFF = 2
+    KJ_TWIN_LAST = 5          # twins at trick boundaries with this many tricks done or fewer
 
 # trick power by natural rank (7 8 9 T J Q K A)
 cdef int KJ_TPOW[8]
@@ -121,6 +126,47 @@ for _m in range(256):
     KJ_ABOVE[_m] = 0xFF & ~((2 << (_m.bit_length() - 1)) - 1) if _m else 0xFF
 
 
+# twin keys (kj_twin_key): KJ_NAT2PPOW maps a plain suit's natural-rank pattern
+# to its by-power one (as KJ_NAT2POW does for trumps), KJ_POWPT gives the points
+# of the card of each power (row 1: trumps), KJ_CMP4[m << 4 | x] packs the bits
+# of x at the set bits of m (4 bits) together and KJ_POP4 counts bits
+cdef uint8_t KJ_NAT2PPOW[256]
+cdef int KJ_POWPT[2][8]
+cdef uint8_t KJ_CMP4[256]
+cdef uint8_t KJ_POP4[16]
+cdef uint32_t KJ_SUITBYTES[16]   # the bytes of the suits of a 4-bit suit set
+
+
+cdef void kj_init_tables() noexcept nogil:
+    cdef int m, x, k, b, r
+    for m in range(16):
+        KJ_POP4[m] = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+        for x in range(16):
+            r = 0
+            k = 0
+            for b in range(4):
+                if (m >> b) & 1:
+                    if (x >> b) & 1:
+                        r |= 1 << k
+                    k += 1
+            KJ_CMP4[(m << 4) | x] = r
+
+
+cdef inline uint32_t kj_compress8(uint32_t m, uint32_t x) noexcept nogil:
+    """The bits of ``x`` at the set bits of ``m`` (8 bits), packed together."""
+    return KJ_CMP4[((m & 15) << 4) | (x & 15)] | (KJ_CMP4[(m & 0xF0) | (x >> 4)] << KJ_POP4[m & 15])
+
+
+for _m in range(256):
+    KJ_NAT2PPOW[_m] = sum(1 << (KJ_PPOW[_r] - 1) for _r in range(8) if (_m >> _r) & 1)
+for _r in range(8):
+    KJ_POWPT[0][KJ_PPOW[_r] - 1] = KJ_PPTS[_r]
+    KJ_POWPT[1][KJ_TPOW[_r] - 1] = KJ_TPTS[_r]
+for _m in range(16):
+    KJ_SUITBYTES[_m] = sum(0xFF << (8 * _r) for _r in range(4) if (_m >> _r) & 1)
+kj_init_tables()
+
+
 cdef inline uint32_t kj_suit_pattern(uint32_t m, int suit) noexcept nogil:
     """8-bit natural-rank pattern of one suit of a card mask."""
     cdef uint32_t y = (m >> suit) & 0x11111111u
@@ -141,6 +187,18 @@ ctypedef struct KJEntry:
     uint8_t best
     uint8_t depth
     uint8_t pad[3]
+
+
+ctypedef struct KJTwin:
+    # bounds of the future d of a position, found by its twin key (kj_twin_key)
+    uint32_t k[4]             # the twin key
+    uint32_t sig              # which cards (kj_twin_key)
+    int16_t lo
+    int16_t hi
+    uint16_t gen
+    uint8_t meta              # leader, pit flags
+    uint8_t shape             # kj_roem_shape
+    uint8_t pad[4]
 
 
 ctypedef struct KJDyn:
@@ -174,6 +232,9 @@ ctypedef struct KJState:
     int key_tricks
     KJEntry* tt
     uint64_t ttmask
+    KJTwin* tw                # the twin table (kj_twin_find), on unless ``twins`` is 0
+    uint64_t twmask
+    int twins
     uint16_t gen
     # limits
     uint64_t nodes, node_limit
@@ -1011,14 +1072,152 @@ cdef inline int kj_ply_plain(KJState* s, int alpha, int beta, int mode, int ttbe
     return kj_trick_plain(s, &t, 0, alpha, beta, mode, ttbest, bestc)
 
 
+cdef inline uint64_t kj_twin_key(KJState* s, uint32_t* k, uint32_t* sig, int meta) noexcept nogil:
+    """The twin key ``k`` of a position at a trick boundary: for each suit, the
+    number of its cards still out and which hands hold the first, second, ... of
+    them by power (N, E, S; W the rest); ``sig`` gets the by-power pattern of
+    each suit's cards (which cards they are).  Returns a hash of ``k`` and
+    ``meta`` (leader, pit flags).
+
+    Twins (same ``k``, ``meta`` and :func:`kj_roem_shape`, the same cards in the
+    suits of the shape) are the same game but for the points of the cards: a
+    card of one and the card of the other at its place (same suit, same rank by
+    power among the cards out, same holder) are legal at the same moments and
+    win the same tricks, and every trick scores the same roem and pit.  So a
+    line of one and its image in the other differ in d by at most the sum of the
+    point differences of matched cards (:func:`kj_twin_delta`), and so do their
+    minimax values: a twin's bounds, widened by that much, bound the position."""
+    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], r
+    cdef uint8_t* tab
+    cdef int su
+    cdef uint64_t x = (<uint64_t>meta) * <uint64_t>0xFF51AFD7ED558CCDULL
+    sig[0] = 0
+    for su in range(4):
+        if su == s.trump:
+            tab = &KJ_NAT2POW[0]
+        else:
+            tab = &KJ_NAT2PPOW[0]
+        r = tab[kj_suit_pattern(rem, su)]
+        k[su] = ((<uint32_t>(KJ_POP4[r & 15] + KJ_POP4[r >> 4])) << 24
+                 | kj_compress8(r, tab[kj_suit_pattern(s.hands[0], su)]) << 16
+                 | kj_compress8(r, tab[kj_suit_pattern(s.hands[1], su)]) << 8
+                 | kj_compress8(r, tab[kj_suit_pattern(s.hands[2], su)]))
+        sig[0] |= r << (8 * su)
+        x ^= (<uint64_t>k[su]) * (<uint64_t>0x9E3779B97F4A7C15ULL + 2 * su)
+        x = (x ^ (x >> 31)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    return x ^ (x >> 29)
+
+
+cdef inline int kj_twin_delta(KJState* s, uint32_t a, uint32_t b) noexcept nogil:
+    """The sum of the point differences of matched cards (the k-th by power of
+    each suit) of twins with signatures ``a``, ``b`` (:func:`kj_twin_key`)."""
+    cdef int su, d = 0, p, q, t
+    cdef uint32_t x, y
+    for su in range(4):
+        x = (a >> (8 * su)) & 0xFFu
+        y = (b >> (8 * su)) & 0xFFu
+        if x == y:
+            continue
+        t = su == s.trump
+        while x:
+            p = KJ_POWPT[t][ctz64(x)]
+            q = KJ_POWPT[t][ctz64(y)]
+            d += p - q if p > q else q - p
+            x &= x - 1
+            y &= y - 1
+    return d
+
+
+cdef inline int kj_roem_shape(KJState* s) noexcept nogil:
+    """At a trick boundary: bit ``su`` for each suit in which a run can still be
+    scored (and the trump suit when stuk can), + 16 when four of a kind can; by
+    the rules of :func:`kj_roem_ub` (a roem takes cards of distinct players), so
+    no roem comes from outside the shape."""
+    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], good, bad = 0, h, a, q, cov
+    cdef int i, n, shape = 0
+    good = rem & (rem >> 4) & (rem >> 8)
+    if good:
+        for i in range(4):
+            h = s.hands[i]
+            a = h & (h >> 4)
+            bad |= a | (a >> 4) | (h & (h >> 8))
+        good &= ~bad
+        if good:
+            cov = good | (good << 4) | (good << 8)
+            cov |= cov >> 16
+            cov |= cov >> 8
+            cov |= cov >> 4
+            shape = cov & 0xF
+    for n in range(3, 8):
+        q = (<uint32_t>0xF) << (4 * n)
+        if (rem & q) == q:
+            a = s.hands[0] & q
+            h = s.hands[1] & q
+            cov = s.hands[2] & q
+            if a and not (a & (a - 1)) and h and not (h & (h - 1)) and cov and not (cov & (cov - 1)):
+                shape |= 16
+    if s.stuk_mode == KJ_STUK_TRICK and (rem & s.stukmask) == s.stukmask:
+        for i in range(4):
+            if (s.hands[i] & s.stukmask) == s.stukmask:
+                break
+        else:
+            shape |= 1 << s.trump
+    elif s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
+        shape |= 1 << s.trump
+    return shape
+
+
+cdef inline KJTwin* kj_twin_find(KJState* s, uint64_t th, uint32_t* tk, int meta) noexcept nogil:
+    """The twin-table slot of hash ``th`` if it holds key ``tk`` (the caller
+    checks the shape and the cards of its suits)."""
+    cdef KJTwin* t = &s.tw[th & s.twmask]
+    if (t.gen == s.gen and t.meta == meta and t.k[0] == tk[0] and t.k[1] == tk[1]
+            and t.k[2] == tk[2] and t.k[3] == tk[3]):
+        return t
+    return NULL
+
+
+cdef inline void kj_twin_store(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
+                               int shape, int best, int a0, int b0) noexcept nogil:
+    """Store a fail-soft mode-D result (window ``a0``, ``b0``) in the twin table:
+    one slot per hash, the newest position kept (bounds merged for the same one)."""
+    cdef KJTwin* t = &s.tw[th & s.twmask]
+    cdef int lo = -32000, hi = 32000
+    if best > a0:
+        lo = best
+    if best < b0:
+        hi = best
+    if (t.gen == s.gen and t.meta == meta and t.sig == tsig and t.shape == shape and t.k[0] == tk[0]
+            and t.k[1] == tk[1] and t.k[2] == tk[2] and t.k[3] == tk[3]):
+        if lo > t.lo:
+            t.lo = lo
+        if hi < t.hi:
+            t.hi = hi
+        return
+    t.k[0] = tk[0]
+    t.k[1] = tk[1]
+    t.k[2] = tk[2]
+    t.k[3] = tk[3]
+    t.sig = tsig
+    t.gen = s.gen
+    t.meta = meta
+    t.shape = shape
+    t.lo = lo
+    t.hi = hi
+
+
 cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     """Minimax of the future d (P's view) from the current position, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef uint64_t h = 0
+    cdef int twin = 0, dl, tshape = 0
+    cdef uint64_t h = 0, th = 0
     cdef KJEntry* e = NULL
+    cdef KJTwin* te
     cdef KJUndo u
     cdef uint32_t key[4]
+    cdef uint32_t tk[4]
+    cdef uint32_t tsig = 0
     cdef int moves[8]
     if kj_check_limits(s):
         return 0
@@ -1039,6 +1238,19 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
+        if s.d.tricks_done <= KJ_TWIN_LAST and s.twins:
+            tshape = kj_roem_shape(s) if xub != 0 else 0
+            twin = not (tshape & 16)
+        if twin:
+            # a twin's bounds, widened by the point difference (kj_twin_key)
+            th = kj_twin_key(s, tk, &tsig, meta)
+            te = kj_twin_find(s, th, tk, meta)
+            if te != NULL and te.shape == tshape and ((te.sig ^ tsig) & KJ_SUITBYTES[tshape & 15]) == 0:
+                dl = 0 if te.sig == tsig else kj_twin_delta(s, te.sig, tsig)
+                if te.lo - dl >= b:
+                    return te.lo - dl
+                if te.hi + dl <= a:
+                    return te.hi + dl
     a0 = a
     b0 = b
     seat = (s.d.leader + n) & 3
@@ -1077,6 +1289,8 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             break
     if n == 0:
         kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
+        if twin:
+            kj_twin_store(s, th, tk, tsig, meta, tshape, best, a0, b0)
     return best
 
 
@@ -1363,11 +1577,15 @@ cdef int kj_reaches(KJState* s, int x) noexcept nogil:
 cdef class KlaverjasKernel:
     """Search state of the Klaverjas double-dummy solver (internal; see
     :mod:`quartet_solver.klaverjas.dd`).  ``tt_bits``: the transposition table has
-    ``2 ** tt_bits`` entries of 32 bytes."""
+    ``2 ** tt_bits`` entries of 32 bytes, the twin table ``2 ** (tt_bits - 4)``
+    (at least 16)."""
 
     cdef KJState s
     cdef void* tt_raw
     cdef size_t tt_raw_len
+    cdef void* tw_raw
+    cdef size_t tw_raw_len
+    cdef int tw_bits
     cdef readonly int tt_bits
 
     def __cinit__(self, int tt_bits=18):
@@ -1381,16 +1599,26 @@ cdef class KlaverjasKernel:
         if self.s.tt == NULL:
             raise MemoryError("cannot allocate the transposition table")
         self.s.ttmask = ((<uint64_t>1) << tt_bits) - 1
+        self.tw_bits = tt_bits - 4 if tt_bits > 8 else 4
+        self.s.twins = 1
+        self.s.tw = <KJTwin*>qs_table_alloc(((<size_t>1) << self.tw_bits) * sizeof(KJTwin),
+                                            &self.tw_raw, &self.tw_raw_len)
+        if self.s.tw == NULL:
+            raise MemoryError("cannot allocate the transposition table")
+        self.s.twmask = ((<uint64_t>1) << self.tw_bits) - 1
         self.s.gen = 0
         self.s.key_tricks = 5
 
     def __dealloc__(self):
         if self.tt_raw != NULL:
             qs_table_free(self.tt_raw, self.tt_raw_len)
+        if self.tw_raw != NULL:
+            qs_table_free(self.tw_raw, self.tw_raw_len)
 
     cdef void _new_generation(self) noexcept nogil:
         if self.s.gen == 65535:
             memset(self.s.tt, 0, (self.s.ttmask + 1) * sizeof(KJEntry))
+            memset(self.s.tw, 0, (self.s.twmask + 1) * sizeof(KJTwin))
             self.s.gen = 0
         self.s.gen += 1
 
@@ -1499,6 +1727,29 @@ cdef class KlaverjasKernel:
         left (internal, for tests; default 5).  Starts a new table generation."""
         self.s.key_tricks = n
         self._new_generation()
+
+    def set_twins(self, bint on):
+        """Use the twin table (default) or not (internal, for tests).  Starts a
+        new table generation."""
+        self.s.twins = on
+        self._new_generation()
+
+    def twin_key(self):
+        """``(key, sig, shape)`` of :func:`kj_twin_key` and :func:`kj_roem_shape`
+        (internal, for tests; at a trick boundary)."""
+        cdef uint32_t k[4]
+        cdef uint32_t sig
+        kj_twin_key(&self.s, k, &sig, 0)
+        return tuple(k[i] for i in range(4)), sig, kj_roem_shape(&self.s)
+
+    def future_d(self):
+        """The minimax value of the future d (internal, for tests; at a trick
+        boundary): the playing team's points, roem and pit still to come minus
+        the other team's, both teams playing for them."""
+        cdef int v
+        with nogil:
+            v = kj_mtdf_d(&self.s, -1000, 1000, 0)
+        return v
 
     @property
     def key_tricks(self):

@@ -23,7 +23,7 @@ from quartet_solver.klaverjas import Deal, PlayState, Rules
 from quartet_solver._core import KlaverjasKernel
 from quartet_solver.klaverjas.dd import (DEFAULT_TT_BITS, DDResult, _kernel, _load, is_made, reaches, solve,
                                          solve_deal)
-from quartet_solver.klaverjas.rules import card_power
+from quartet_solver.klaverjas.rules import card_points, card_power
 
 RULESETS = [
     Rules.AMSTERDAM,
@@ -219,6 +219,93 @@ def test_hypothesis_endgames_against_minimax(seed, tricks_left, extra, rules, bi
     kernel = _kernel(10)
     _load(kernel, st)
     assert kernel.roem_bound() >= _max_future_roem(st) - sum(st.roem)
+
+
+def _twin_of(st: PlayState, shape: int, rng: random.Random) -> list[int]:
+    """Hands (kernel masks) of a twin of the boundary position ``st``: in each
+    suit outside ``shape``, other cards of that suit, as many, each held by the
+    holder of the card at its place by power."""
+    hands = [set(st.hand(i)) for i in range(4)]
+    for suit in Suit:
+        if (shape >> int(suit)) & 1:
+            continue
+        by_power = lambda c: -card_power(c, st.trump, c.suit)  # noqa: E731
+        out = sorted((c for h in hands for c in h if c.suit == suit), key=by_power)
+        holders = [next(i for i in range(4) if c in hands[i]) for c in out]
+        new = sorted(rng.sample([Card(r, suit) for r in Rank if Card(r, suit).index >= 20], len(out)),
+                     key=by_power)
+        for c, i in zip(out, holders):
+            hands[i].discard(c)
+        for c, i in zip(new, holders):
+            hands[i].add(c)
+    return [sum(1 << (c.index - 20) for c in h) for h in hands]
+
+
+def test_twin_positions_differ_by_at_most_their_points():
+    """The twin lemma behind the twin table: two trick-boundary positions with
+    one twin key (for each suit, which hand holds its first, second, ... card out
+    by power) and one roem shape (the same cards in the suits where roem can
+    still be scored, no four of a kind) have future d values (the minimax of the
+    playing team's points, roem and pit to come minus the other's) at most the
+    sum of the point differences of the cards at the same places apart.  Values
+    from the search without twins; the differences counted here from the cards."""
+    rng = random.Random(77)
+    kernel = KlaverjasKernel(12)
+    kernel.set_twins(False)
+    pairs = moved = 0
+    for i in range(150):
+        rules = RULESETS[i % len(RULESETS)]
+        st = random_endgame(rng, 3 + i % 2, extra=0, rules=rules, bias=(0.0, 0.5)[i % 2])
+        _load(kernel, st)
+        key, sig, shape = kernel.twin_key()
+        if shape & 16:
+            continue
+        d_x = kernel.future_d()
+        twin = _twin_of(st, shape, rng)
+        _load(kernel, st, hands=twin)
+        key_y, sig_y, shape_y = kernel.twin_key()
+        assert key_y == key
+        if shape_y != shape:
+            continue                    # the new cards can make roem: not a twin
+        d_y = kernel.future_d()
+        cards_x = sorted(c for h in st.hands() for c in h)
+        cards_y = [Card.from_index(b + 20) for b in range(32) if (twin[0] | twin[1] | twin[2] | twin[3]) >> b & 1]
+        delta = 0
+        for suit in Suit:
+            by_power = lambda c: -card_power(c, st.trump, suit)  # noqa: E731
+            xs = sorted((c for c in cards_x if c.suit == suit), key=by_power)
+            ys = sorted((c for c in cards_y if c.suit == suit), key=by_power)
+            delta += sum(abs(card_points(a, st.trump) - card_points(b, st.trump)) for a, b in zip(xs, ys))
+        assert abs(d_x - d_y) <= delta, (repr(st), twin)
+        pairs += 1
+        moved += d_x != d_y
+    assert pairs >= 80 and moved >= 20
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=hst.integers(0, 2**30), extra=hst.integers(0, 3), rules=hst.sampled_from(RULESETS),
+       bias=hst.sampled_from([0.0, 0.5, 1.0]))
+def test_twin_table_changes_no_value(seed, extra, rules, bias):
+    """The solver with the twin table and without it: the same value of every
+    card on endgames with four tricks left (where twins are used from three
+    tricks left) and the same full-deal value."""
+    rng = random.Random(seed)
+    st = random_endgame(rng, 4, extra, rules, bias)
+    kernel = KlaverjasKernel(14)
+    values = []
+    for on in (True, False):
+        kernel.set_twins(on)
+        _load(kernel, st)
+        values.append(kernel.move_values())
+    assert values[0] == values[1]
+    deal = Deal.random(seed=seed)
+    full = []
+    for on in (True, False):
+        kernel.set_twins(on)
+        full.append(kernel.solve_deal(*(h.mask >> 20 for h in deal.hands), seed % 4, (seed >> 2) % 4,
+                                      (seed >> 4) % 2, rules.variant == "rotterdam",
+                                      {"trick": 0, "hand": 1, "off": 2}[rules.stuk], rules.pit, rules.tie_is_nat))
+    assert full[0] == full[1]
 
 
 def test_tiny_transposition_table_is_still_exact():

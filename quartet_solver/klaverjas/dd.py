@@ -48,7 +48,14 @@ game: the same order against every other card, no points, no roem).  The ``h``
 search keeps no score in its key: ``h - base`` depends only on the position and
 on ``need`` (the hand is made iff the future ``d`` exceeds it) and never grows
 with ``need``, so its entries hold a lower bound valid up to one ``need`` and an
-upper bound valid from one ``need`` on.  Cheap
+upper bound valid from one ``need`` on.  With three tricks left or more the
+``d`` search also keeps a *twin table*: two positions whose suits have as many
+cards out, held by the same hands in the same order of power, and the same roem
+prospects (the same cards in every suit where roem can still be scored, no four
+of a kind) are the same game but for the card points -- matched cards are legal
+at the same moments, win the same tricks and score the same roem -- so their
+values of ``d`` differ by at most the sum of the point differences of matched
+cards, and a twin's bounds, widened by that much, bound the position.  Cheap
 bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
@@ -77,7 +84,8 @@ from .state import PlayState
 __all__ = ["DDResult", "solve", "solve_deal", "reaches", "is_made", "DEFAULT_TT_BITS"]
 
 DEFAULT_TT_BITS = 18
-"""The default transposition table holds ``2 ** 18`` entries of 32 bytes (8 MiB)."""
+"""The default transposition table holds ``2 ** 18`` entries of 32 bytes (8 MiB);
+the twin table beside it ``2 ** 14`` (512 KiB)."""
 
 _STUK = {"trick": 0, "hand": 1, "off": 2}
 _LOCAL = threading.local()  # one kernel (and transposition table) per thread
