@@ -19,11 +19,12 @@
 #      which often settles it.
 # All searches are fail-soft alpha-beta with one transposition table of bounds
 # (probed at trick boundaries only; in its key, zero-point cards that can be in
-# no run move down to the lowest ranks of their suit) and, for mode D with three
-# tricks left or more, a twin table: positions with the same holders of each
-# suit's cards by power order and the same roem prospects are the same game but
-# for the card points, so a twin's bounds, widened by the point difference,
-# bound the position (kj_twin_key); cheap upper/lower bounds
+# no run move down to the lowest ranks of their suit) and, with three tricks left
+# or more, a twin table: positions with the same holders of each suit's cards by
+# power order and the same roem prospects are the same game but for the card
+# points, so a twin's bounds bound the position, widened by the point difference
+# in mode D, at a shifted need in mode N and as they are in mode R
+# (kj_twin_key); cheap upper/lower bounds
 # (points, roem by distinct players, top trumps of one team), interchangeable
 # zero-point cards merged and move ordering; with four tricks left or fewer a
 # plain search of each trick (only the lead ordered, none with two tricks left;
@@ -196,9 +197,10 @@ ctypedef struct KJTwin:
     int16_t lo
     int16_t hi
     uint16_t gen
-    uint8_t meta              # leader, pit flags
+    uint8_t meta              # leader, pit flags, 16 for a nat-search entry
     uint8_t shape             # kj_roem_shape
-    uint8_t pad[4]
+    int16_t nlo               # nat-search entries: as in KJEntry
+    int16_t nhi
 
 
 ctypedef struct KJDyn:
@@ -1086,7 +1088,9 @@ cdef inline uint64_t kj_twin_key(KJState* s, uint32_t* k, uint32_t* sig, int met
     win the same tricks, and every trick scores the same roem and pit.  So a
     line of one and its image in the other differ in d by at most the sum of the
     point differences of matched cards (:func:`kj_twin_delta`), and so do their
-    minimax values: a twin's bounds, widened by that much, bound the position."""
+    minimax values: a twin's bounds, widened by that much, bound the position.
+    The nat search uses them at a shifted need (:func:`kj_twin_use_n`); in the
+    roem game, where the points do not count, twins have the same value."""
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], r
     cdef uint8_t* tab
     cdef int su
@@ -1206,6 +1210,57 @@ cdef inline void kj_twin_store(KJState* s, uint64_t th, uint32_t* tk, uint32_t t
     t.hi = hi
 
 
+cdef inline int kj_twin_use_n(KJTwin* t, int need, int dl, int base, int* a, int* b,
+                              int* value) noexcept nogil:
+    """A twin's nat-search bounds for this position, whose d differs from the
+    twin's by at most ``dl``: made at ``need`` here when made at ``need + dl``
+    there, so the twin's lower bound proven up to ``nlo`` holds here for needs
+    up to ``nlo - dl``, its upper bound from ``nhi + dl`` on; returns 1 with
+    ``value`` set when they settle the window."""
+    cdef int lo = -32000, hi = 32000
+    if t.lo != -32000 and (t.nlo == 32767 or need + dl <= t.nlo):
+        lo = t.lo if t.lo >= KJ_BIG else t.lo + base
+    if t.hi != 32000 and need - dl >= t.nhi:
+        hi = t.hi if t.hi >= KJ_BIG else t.hi + base
+    if lo >= b[0]:
+        value[0] = lo
+        return 1
+    if hi <= a[0]:
+        value[0] = hi
+        return 1
+    return 0
+
+
+cdef inline void kj_twin_store_n(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
+                                 int shape, int need, int dmax, int base, int best, int a0,
+                                 int b0) noexcept nogil:
+    """:func:`kj_store_n` for the twin table."""
+    cdef KJTwin* t = &s.tw[th & s.twmask]
+    cdef int rel = best if best >= KJ_BIG else best - base
+    cdef int nlo = 32767 if need >= dmax else need
+    cdef int nhi = need if need < dmax else dmax
+    if not (t.gen == s.gen and t.meta == meta and t.sig == tsig and t.shape == shape
+            and t.k[0] == tk[0] and t.k[1] == tk[1] and t.k[2] == tk[2] and t.k[3] == tk[3]):
+        t.k[0] = tk[0]
+        t.k[1] = tk[1]
+        t.k[2] = tk[2]
+        t.k[3] = tk[3]
+        t.sig = tsig
+        t.gen = s.gen
+        t.meta = meta
+        t.shape = shape
+        t.lo = -32000
+        t.hi = 32000
+    if best > a0:
+        if t.lo == -32000 or not (rel <= t.lo and nlo <= t.nlo):
+            t.lo = rel
+            t.nlo = nlo
+    if best < b0:
+        if t.hi == 32000 or not (rel >= t.hi and nhi >= t.nhi):
+            t.hi = rel
+            t.nhi = nhi
+
+
 cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     """Minimax of the future d (P's view) from the current position, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
@@ -1299,10 +1354,13 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     absolute values, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef int need = 0, base = 0, lo_b, hi_b
-    cdef uint64_t h = 0
+    cdef int need = 0, base = 0, lo_b, hi_b, twin = 0, tshape = 0, dl, rub
+    cdef uint64_t h = 0, th = 0
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
+    cdef KJTwin* te
+    cdef uint32_t tk[4]
+    cdef uint32_t tsig = 0
     cdef KJUndo u
     cdef uint32_t key[4]
     cdef int moves[8]
@@ -1325,6 +1383,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         ed = kj_find(s, key, h, meta)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
+        rub = xub
         xub += po                   # the playing team never takes the pit when nat
         if xub == 0:
             # no roem or pit left: h is base or BIG, decided by a mode-D test
@@ -1350,6 +1409,16 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry_n(e, need, dmax, base, &a, &b, &ttbest, &v):
             return v
+        if s.d.tricks_done <= KJ_TWIN_LAST and s.twins:
+            tshape = kj_roem_shape(s) if rub != 0 else 0
+            twin = not (tshape & 16)
+        if twin:
+            th = kj_twin_key(s, tk, &tsig, meta)
+            te = kj_twin_find(s, th, tk, meta)
+            if te != NULL and te.shape == tshape and ((te.sig ^ tsig) & KJ_SUITBYTES[tshape & 15]) == 0:
+                dl = 0 if te.sig == tsig else kj_twin_delta(s, te.sig, tsig)
+                if kj_twin_use_n(te, need, dl, base, &a, &b, &v):
+                    return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
             ttbest = ed.best
     a0 = a
@@ -1387,6 +1456,8 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             break
     if n == 0:
         kj_store_n(s, key, h, meta, need, dmax, base, best, a0, b0, bestc, depth)
+        if twin:
+            kj_twin_store_n(s, th, tk, tsig, meta, tshape, need, dmax, base, best, a0, b0)
     return best
 
 
@@ -1396,8 +1467,12 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     for the hand here; its value bounds the nat outcome (see :func:`kj_value`)."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
     cdef int a0, b0, rmax, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0, fd, ft
-    cdef uint64_t h = 0
+    cdef int twin = 0, tshape = 0
+    cdef uint64_t h = 0, th = 0
     cdef KJEntry* e = NULL
+    cdef KJTwin* te
+    cdef uint32_t tk[4]
+    cdef uint32_t tsig = 0
     cdef KJUndo u
     cdef uint32_t key[4]
     cdef int moves[8]
@@ -1420,6 +1495,18 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
+        if s.d.tricks_done <= KJ_TWIN_LAST and s.twins:
+            tshape = kj_roem_shape(s)
+            twin = not (tshape & 16)
+        if twin:
+            # twins score the same roem and pit on matched lines: the same value
+            th = kj_twin_key(s, tk, &tsig, meta)
+            te = kj_twin_find(s, th, tk, meta)
+            if te != NULL and te.shape == tshape and ((te.sig ^ tsig) & KJ_SUITBYTES[tshape & 15]) == 0:
+                if te.lo >= b:
+                    return te.lo
+                if te.hi <= a:
+                    return te.hi
     a0 = a
     b0 = b
     seat = (s.d.leader + n) & 3
@@ -1457,6 +1544,8 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
             break
     if n == 0:
         kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
+        if twin:
+            kj_twin_store(s, th, tk, tsig, meta, tshape, best, a0, b0)
     return best
 
 

@@ -49,13 +49,16 @@ search keeps no score in its key: ``h - base`` depends only on the position and
 on ``need`` (the hand is made iff the future ``d`` exceeds it) and never grows
 with ``need``, so its entries hold a lower bound valid up to one ``need`` and an
 upper bound valid from one ``need`` on.  With three tricks left or more the
-``d`` search also keeps a *twin table*: two positions whose suits have as many
-cards out, held by the same hands in the same order of power, and the same roem
+searches also keep a *twin table*: two positions whose suits have as many cards
+out, held by the same hands in the same order of power, and the same roem
 prospects (the same cards in every suit where roem can still be scored, no four
 of a kind) are the same game but for the card points -- matched cards are legal
 at the same moments, win the same tricks and score the same roem -- so their
-values of ``d`` differ by at most the sum of the point differences of matched
-cards, and a twin's bounds, widened by that much, bound the position.  Cheap
+values of ``d`` differ by at most the sum ``delta`` of the point differences of
+matched cards: a twin's bounds, widened by ``delta``, bound the position.  In
+the ``h`` search a hand made at ``need + delta`` in the twin is made at ``need``
+here (so the twin's bounds hold at a shifted ``need``); in the roem game twins
+have the same value.  Cheap
 bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
