@@ -98,6 +98,7 @@ cdef enum:
     KJ_STUK_TRICK = 0
     KJ_STUK_HAND = 1
     KJ_STUK_OFF = 2
+    KJ_TWAYS = 4              # slots of a twin-table bucket
     KJ_TWIN_LAST = 5          # twins at trick boundaries with this many tricks done or fewer
 
 # trick power by natural rank (7 8 9 T J Q K A)
@@ -1171,21 +1172,38 @@ cdef inline int kj_roem_shape(KJState* s) noexcept nogil:
     return shape
 
 
-cdef inline KJTwin* kj_twin_find(KJState* s, uint64_t th, uint32_t* tk, int meta) noexcept nogil:
-    """The twin-table slot of hash ``th`` if it holds key ``tk`` (the caller
-    checks the shape and the cards of its suits)."""
-    cdef KJTwin* t = &s.tw[th & s.twmask]
-    if (t.gen == s.gen and t.meta == meta and t.k[0] == tk[0] and t.k[1] == tk[1]
-            and t.k[2] == tk[2] and t.k[3] == tk[3]):
-        return t
-    return NULL
+cdef inline KJTwin* kj_twin_bucket(KJState* s, uint64_t th) noexcept nogil:
+    return &s.tw[th & s.twmask & ~(<uint64_t>(KJ_TWAYS - 1))]
+
+
+cdef inline int kj_is_twin(KJState* s, KJTwin* t, uint32_t* tk, uint32_t tsig, int meta,
+                           int shape) noexcept nogil:
+    """Whether slot ``t`` holds a twin of the position (kj_twin_key)."""
+    return (t.gen == s.gen and t.meta == meta and t.shape == shape and t.k[0] == tk[0]
+            and t.k[1] == tk[1] and t.k[2] == tk[2] and t.k[3] == tk[3]
+            and ((t.sig ^ tsig) & KJ_SUITBYTES[shape & 15]) == 0)
+
+
+cdef inline KJTwin* kj_twin_slot(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
+                                 int shape) noexcept nogil:
+    """The slot of the position itself in its bucket, else one to overwrite: a
+    stale one, else one chosen by the hash."""
+    cdef KJTwin* b = kj_twin_bucket(s, th)
+    cdef int w
+    for w in range(KJ_TWAYS):
+        if b[w].sig == tsig and kj_is_twin(s, &b[w], tk, tsig, meta, shape):
+            return &b[w]
+    for w in range(KJ_TWAYS):
+        if b[w].gen != s.gen:
+            return &b[w]
+    return &b[(th >> 40) & (KJ_TWAYS - 1)]
 
 
 cdef inline void kj_twin_store(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
                                int shape, int best, int a0, int b0) noexcept nogil:
-    """Store a fail-soft mode-D result (window ``a0``, ``b0``) in the twin table:
-    one slot per hash, the newest position kept (bounds merged for the same one)."""
-    cdef KJTwin* t = &s.tw[th & s.twmask]
+    """Store a fail-soft result (window ``a0``, ``b0``) of mode D or R in the
+    twin table (:func:`kj_twin_slot`; bounds merged for the same position)."""
+    cdef KJTwin* t = kj_twin_slot(s, th, tk, tsig, meta, shape)
     cdef int lo = -32000, hi = 32000
     if best > a0:
         lo = best
@@ -1235,7 +1253,7 @@ cdef inline void kj_twin_store_n(KJState* s, uint64_t th, uint32_t* tk, uint32_t
                                  int shape, int need, int dmax, int base, int best, int a0,
                                  int b0) noexcept nogil:
     """:func:`kj_store_n` for the twin table."""
-    cdef KJTwin* t = &s.tw[th & s.twmask]
+    cdef KJTwin* t = kj_twin_slot(s, th, tk, tsig, meta, shape)
     cdef int rel = best if best >= KJ_BIG else best - base
     cdef int nlo = 32767 if need >= dmax else need
     cdef int nhi = need if need < dmax else dmax
@@ -1299,13 +1317,14 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         if twin:
             # a twin's bounds, widened by the point difference (kj_twin_key)
             th = kj_twin_key(s, tk, &tsig, meta)
-            te = kj_twin_find(s, th, tk, meta)
-            if te != NULL and te.shape == tshape and ((te.sig ^ tsig) & KJ_SUITBYTES[tshape & 15]) == 0:
-                dl = 0 if te.sig == tsig else kj_twin_delta(s, te.sig, tsig)
-                if te.lo - dl >= b:
-                    return te.lo - dl
-                if te.hi + dl <= a:
-                    return te.hi + dl
+            te = kj_twin_bucket(s, th)
+            for i in range(KJ_TWAYS):
+                if kj_is_twin(s, &te[i], tk, tsig, meta, tshape):
+                    dl = 0 if te[i].sig == tsig else kj_twin_delta(s, te[i].sig, tsig)
+                    if te[i].lo - dl >= b:
+                        return te[i].lo - dl
+                    if te[i].hi + dl <= a:
+                        return te[i].hi + dl
     a0 = a
     b0 = b
     seat = (s.d.leader + n) & 3
@@ -1414,11 +1433,12 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             twin = not (tshape & 16)
         if twin:
             th = kj_twin_key(s, tk, &tsig, meta)
-            te = kj_twin_find(s, th, tk, meta)
-            if te != NULL and te.shape == tshape and ((te.sig ^ tsig) & KJ_SUITBYTES[tshape & 15]) == 0:
-                dl = 0 if te.sig == tsig else kj_twin_delta(s, te.sig, tsig)
-                if kj_twin_use_n(te, need, dl, base, &a, &b, &v):
-                    return v
+            te = kj_twin_bucket(s, th)
+            for i in range(KJ_TWAYS):
+                if kj_is_twin(s, &te[i], tk, tsig, meta, tshape):
+                    dl = 0 if te[i].sig == tsig else kj_twin_delta(s, te[i].sig, tsig)
+                    if kj_twin_use_n(&te[i], need, dl, base, &a, &b, &v):
+                        return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
             ttbest = ed.best
     a0 = a
@@ -1501,12 +1521,13 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         if twin:
             # twins score the same roem and pit on matched lines: the same value
             th = kj_twin_key(s, tk, &tsig, meta)
-            te = kj_twin_find(s, th, tk, meta)
-            if te != NULL and te.shape == tshape and ((te.sig ^ tsig) & KJ_SUITBYTES[tshape & 15]) == 0:
-                if te.lo >= b:
-                    return te.lo
-                if te.hi <= a:
-                    return te.hi
+            te = kj_twin_bucket(s, th)
+            for i in range(KJ_TWAYS):
+                if kj_is_twin(s, &te[i], tk, tsig, meta, tshape):
+                    if te[i].lo >= b:
+                        return te[i].lo
+                    if te[i].hi <= a:
+                        return te[i].hi
     a0 = a
     b0 = b
     seat = (s.d.leader + n) & 3
