@@ -198,7 +198,7 @@ ctypedef struct KJTwin:
     int16_t lo
     int16_t hi
     uint16_t gen
-    uint8_t meta              # leader, pit flags, 16 for a nat-search entry
+    uint8_t meta              # leader, pit flags, the search (16: nat, 32: roem game)
     uint8_t shape             # kj_roem_shape
     int16_t nlo               # nat-search entries: as in KJEntry
     int16_t nhi
@@ -235,7 +235,7 @@ ctypedef struct KJState:
     int key_tricks
     KJEntry* tt
     uint64_t ttmask
-    KJTwin* tw                # the twin table (kj_twin_find), on unless ``twins`` is 0
+    KJTwin* tw                # the twin table (kj_twin_key), used unless ``twins`` is 0
     uint64_t twmask
     int twins
     uint16_t gen
@@ -1184,38 +1184,22 @@ cdef inline int kj_is_twin(KJState* s, KJTwin* t, uint32_t* tk, uint32_t tsig, i
             and ((t.sig ^ tsig) & KJ_SUITBYTES[shape & 15]) == 0)
 
 
-cdef inline KJTwin* kj_twin_slot(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
-                                 int shape) noexcept nogil:
-    """The slot of the position itself in its bucket, else one to overwrite: a
-    stale one, else one chosen by the hash."""
+cdef inline KJTwin* kj_twin_entry(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
+                                  int shape) noexcept nogil:
+    """The twin-table entry of the position: its own slot in its bucket, else a
+    fresh one (no bounds) in place of a stale slot, else of one the hash picks."""
     cdef KJTwin* b = kj_twin_bucket(s, th)
+    cdef KJTwin* t = NULL
     cdef int w
     for w in range(KJ_TWAYS):
         if b[w].sig == tsig and kj_is_twin(s, &b[w], tk, tsig, meta, shape):
             return &b[w]
     for w in range(KJ_TWAYS):
         if b[w].gen != s.gen:
-            return &b[w]
-    return &b[(th >> 40) & (KJ_TWAYS - 1)]
-
-
-cdef inline void kj_twin_store(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
-                               int shape, int best, int a0, int b0) noexcept nogil:
-    """Store a fail-soft result (window ``a0``, ``b0``) of mode D or R in the
-    twin table (:func:`kj_twin_slot`; bounds merged for the same position)."""
-    cdef KJTwin* t = kj_twin_slot(s, th, tk, tsig, meta, shape)
-    cdef int lo = -32000, hi = 32000
-    if best > a0:
-        lo = best
-    if best < b0:
-        hi = best
-    if (t.gen == s.gen and t.meta == meta and t.sig == tsig and t.shape == shape and t.k[0] == tk[0]
-            and t.k[1] == tk[1] and t.k[2] == tk[2] and t.k[3] == tk[3]):
-        if lo > t.lo:
-            t.lo = lo
-        if hi < t.hi:
-            t.hi = hi
-        return
+            t = &b[w]
+            break
+    if t == NULL:
+        t = &b[(th >> 40) & (KJ_TWAYS - 1)]
     t.k[0] = tk[0]
     t.k[1] = tk[1]
     t.k[2] = tk[2]
@@ -1224,8 +1208,20 @@ cdef inline void kj_twin_store(KJState* s, uint64_t th, uint32_t* tk, uint32_t t
     t.gen = s.gen
     t.meta = meta
     t.shape = shape
-    t.lo = lo
-    t.hi = hi
+    t.lo = -32000
+    t.hi = 32000
+    return t
+
+
+cdef inline void kj_twin_store(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
+                               int shape, int best, int a0, int b0) noexcept nogil:
+    """Store a fail-soft result (window ``a0``, ``b0``) of mode D or R in the
+    twin table (bounds merged with the position's own)."""
+    cdef KJTwin* t = kj_twin_entry(s, th, tk, tsig, meta, shape)
+    if best > a0 and best > t.lo:
+        t.lo = best
+    if best < b0 and best < t.hi:
+        t.hi = best
 
 
 cdef inline int kj_twin_use_n(KJTwin* t, int need, int dl, int base, int* a, int* b,
@@ -1253,22 +1249,10 @@ cdef inline void kj_twin_store_n(KJState* s, uint64_t th, uint32_t* tk, uint32_t
                                  int shape, int need, int dmax, int base, int best, int a0,
                                  int b0) noexcept nogil:
     """:func:`kj_store_n` for the twin table."""
-    cdef KJTwin* t = kj_twin_slot(s, th, tk, tsig, meta, shape)
+    cdef KJTwin* t = kj_twin_entry(s, th, tk, tsig, meta, shape)
     cdef int rel = best if best >= KJ_BIG else best - base
     cdef int nlo = 32767 if need >= dmax else need
     cdef int nhi = need if need < dmax else dmax
-    if not (t.gen == s.gen and t.meta == meta and t.sig == tsig and t.shape == shape
-            and t.k[0] == tk[0] and t.k[1] == tk[1] and t.k[2] == tk[2] and t.k[3] == tk[3]):
-        t.k[0] = tk[0]
-        t.k[1] = tk[1]
-        t.k[2] = tk[2]
-        t.k[3] = tk[3]
-        t.sig = tsig
-        t.gen = s.gen
-        t.meta = meta
-        t.shape = shape
-        t.lo = -32000
-        t.hi = 32000
     if best > a0:
         if t.lo == -32000 or not (rel <= t.lo and nlo <= t.nlo):
             t.lo = rel
