@@ -137,36 +137,23 @@ cdef int KJ_POWPT[2][8]
 cdef uint8_t KJ_CMP4[256]
 cdef uint8_t KJ_POP4[16]
 cdef uint32_t KJ_SUITBYTES[16]   # the bytes of the suits of a 4-bit suit set
-
-
-cdef void kj_init_tables() noexcept nogil:
-    cdef int m, x, k, b, r
-    for m in range(16):
-        KJ_POP4[m] = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
-        for x in range(16):
-            r = 0
-            k = 0
-            for b in range(4):
-                if (m >> b) & 1:
-                    if (x >> b) & 1:
-                        r |= 1 << k
-                    k += 1
-            KJ_CMP4[(m << 4) | x] = r
-
-
-cdef inline uint32_t kj_compress8(uint32_t m, uint32_t x) noexcept nogil:
-    """The bits of ``x`` at the set bits of ``m`` (8 bits), packed together."""
-    return KJ_CMP4[((m & 15) << 4) | (x & 15)] | (KJ_CMP4[(m & 0xF0) | (x >> 4)] << KJ_POP4[m & 15])
-
-
 for _m in range(256):
     KJ_NAT2PPOW[_m] = sum(1 << (KJ_PPOW[_r] - 1) for _r in range(8) if (_m >> _r) & 1)
 for _r in range(8):
     KJ_POWPT[0][KJ_PPOW[_r] - 1] = KJ_PPTS[_r]
     KJ_POWPT[1][KJ_TPOW[_r] - 1] = KJ_TPTS[_r]
 for _m in range(16):
+    KJ_POP4[_m] = bin(_m).count("1")
     KJ_SUITBYTES[_m] = sum(0xFF << (8 * _r) for _r in range(4) if (_m >> _r) & 1)
-kj_init_tables()
+    _at = [_b for _b in range(4) if (_m >> _b) & 1]
+    for _x in range(16):
+        KJ_CMP4[(_m << 4) | _x] = sum(1 << _k for _k, _b in enumerate(_at) if (_x >> _b) & 1)
+
+
+cdef inline uint32_t kj_compress8(uint32_t m, uint32_t x) noexcept nogil:
+    """The bits of ``x`` at the set bits of ``m`` (8 bits), packed together."""
+    return KJ_CMP4[((m & 15) << 4) | (x & 15)] | (KJ_CMP4[(m & 0xF0) | (x >> 4)] << KJ_POP4[m & 15])
+
 
 
 cdef inline uint32_t kj_suit_pattern(uint32_t m, int suit) noexcept nogil:
@@ -389,16 +376,19 @@ cdef inline void kj_undo(KJState* s, int seat, int c, KJUndo* u) noexcept nogil:
     s.tcard[u.d.ntrick] = u.tcard      # the roem bound reads the trick's cards
 
 
-cdef inline int kj_roem_ub(KJState* s) noexcept nogil:
-    """An upper bound of the roem still to be scored from the cards in the hands
-    and in the trick.
+cdef inline uint32_t kj_roem_prospects(KJState* s, uint32_t* four, int* stuk) noexcept nogil:
+    """The roem that can still be scored from the cards in the hands and in the
+    trick: returns the cards of the runs that can (windows of ranks w, w+1, w+2
+    of a suit, all out); ``four`` gets the ranks (bit n) whose four of a kind
+    can, ``stuk`` whether stuk can.
 
     A roem takes one card of each of distinct players (a trick's cards count
     for the players who played them): a run of three ranks w, w+1, w+2 of a
     suit is impossible when one player holds two of them; four of a kind when
-    one player holds two; stuk (per trick) when one player holds K and Q."""
-    cdef int ub = 0, suit, n, i
-    cdef uint32_t q, h, a, bad = 0, good, cov, rem
+    one player holds two; stuk (per trick) when one player holds K and Q; stuk
+    per hand when its holder has played both."""
+    cdef int n, i
+    cdef uint32_t q, h, a, b, bad = 0, good, cov = 0, rem
     cdef uint32_t hm[4]
     hm[0] = s.hands[0]
     hm[1] = s.hands[1]
@@ -415,24 +405,42 @@ cdef inline int kj_roem_ub(KJState* s) noexcept nogil:
             a = h & (h >> 4)
             bad |= a | (a >> 4) | (h & (h >> 8))
         good &= ~bad
-        if good:
-            cov = good | (good << 4) | (good << 8)
-            for suit in range(4):
-                ub += KJ_RUNUB[popcount64(cov & (<uint32_t>0x11111111u << suit))]
+        cov = good | (good << 4) | (good << 8)
+    four[0] = 0
     for n in range(3, 8):
         q = (<uint32_t>0xF) << (4 * n)
-        if (rem & q) == q and popcount64(hm[0] & q) == 1 and popcount64(hm[1] & q) == 1 \
-                and popcount64(hm[2] & q) == 1:
-            ub += KJ_FOUR[n]
+        if (rem & q) == q:
+            a = hm[0] & q
+            b = hm[1] & q
+            h = hm[2] & q
+            if a and b and h and (a & (a - 1)) == 0 and (b & (b - 1)) == 0 and (h & (h - 1)) == 0:
+                four[0] |= 1u << n
+    stuk[0] = 0
     if s.stuk_mode == KJ_STUK_TRICK and (rem & s.stukmask) == s.stukmask:
         for i in range(4):
             if (hm[i] & s.stukmask) == s.stukmask:
                 break
         else:
-            ub += 20
+            stuk[0] = 1
     elif s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
-        ub += 20                # the holder has still to play the second of K, Q
-    return ub
+        stuk[0] = 1             # the holder has still to play the second of K, Q
+    return cov
+
+
+cdef inline int kj_roem_ub(KJState* s) noexcept nogil:
+    """An upper bound of the roem still to be scored from the cards in the hands
+    and in the trick (:func:`kj_roem_prospects`)."""
+    cdef uint32_t four
+    cdef int stuk, suit, n, ub = 0
+    cdef uint32_t cov = kj_roem_prospects(s, &four, &stuk)
+    if cov:
+        for suit in range(4):
+            ub += KJ_RUNUB[popcount64(cov & (<uint32_t>0x11111111u << suit))]
+    while four:
+        n = ctz64(four)
+        four &= four - 1
+        ub += KJ_FOUR[n]
+    return ub + 20 * stuk
 
 
 cdef inline int kj_points_of(KJState* s, uint32_t m) noexcept nogil:
@@ -1134,90 +1142,103 @@ cdef inline int kj_twin_delta(KJState* s, uint32_t a, uint32_t b) noexcept nogil
 
 
 cdef inline int kj_roem_shape(KJState* s) noexcept nogil:
-    """At a trick boundary: bit ``su`` for each suit in which a run can still be
-    scored (and the trump suit when stuk can), + 16 when four of a kind can; by
-    the rules of :func:`kj_roem_ub` (a roem takes cards of distinct players), so
-    no roem comes from outside the shape."""
-    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], good, bad = 0, h, a, q, cov
-    cdef int i, n, shape = 0
-    good = rem & (rem >> 4) & (rem >> 8)
-    if good:
-        for i in range(4):
-            h = s.hands[i]
-            a = h & (h >> 4)
-            bad |= a | (a >> 4) | (h & (h >> 8))
-        good &= ~bad
-        if good:
-            cov = good | (good << 4) | (good << 8)
-            cov |= cov >> 16
-            cov |= cov >> 8
-            cov |= cov >> 4
-            shape = cov & 0xF
-    for n in range(3, 8):
-        q = (<uint32_t>0xF) << (4 * n)
-        if (rem & q) == q:
-            a = s.hands[0] & q
-            h = s.hands[1] & q
-            cov = s.hands[2] & q
-            if a and not (a & (a - 1)) and h and not (h & (h - 1)) and cov and not (cov & (cov - 1)):
-                shape |= 16
-    if s.stuk_mode == KJ_STUK_TRICK and (rem & s.stukmask) == s.stukmask:
-        for i in range(4):
-            if (s.hands[i] & s.stukmask) == s.stukmask:
-                break
-        else:
-            shape |= 1 << s.trump
-    elif s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
-        shape |= 1 << s.trump
-    return shape
+    """The roem prospects (:func:`kj_roem_prospects`) as suits: bit ``su`` for
+    each suit in which a run can still be scored, the trump suit's when stuk
+    can, + 16 when four of a kind can; no roem comes from outside the shape."""
+    cdef uint32_t four
+    cdef int stuk
+    cdef uint32_t cov = kj_roem_prospects(s, &four, &stuk)
+    cov |= cov >> 16
+    cov |= cov >> 8
+    cov |= cov >> 4
+    return (cov & 0xF) | (16 if four else 0) | ((1 << s.trump) if stuk else 0)
+
+
+ctypedef struct KJTwinKey:
+    # a position's twin key (kj_twin_key), its hash, signature and roem shape
+    uint64_t h
+    uint32_t k[4]
+    uint32_t sig
+    int shape
+    int meta
+
+
+cdef inline int kj_twin_probe(KJState* s, int meta, int roem, KJTwinKey* p) noexcept nogil:
+    """At a trick boundary: whether the twin table serves the position (three
+    tricks left or more, no four of a kind possible; ``roem`` 0 when no roem can
+    be scored, as a bound has shown), with its twin key in ``p``."""
+    if s.d.tricks_done > KJ_TWIN_LAST or not s.twins:
+        return 0
+    p.shape = kj_roem_shape(s) if roem != 0 else 0
+    if p.shape & 16:
+        return 0
+    p.meta = meta
+    p.h = kj_twin_key(s, p.k, &p.sig, meta)
+    return 1
 
 
 cdef inline KJTwin* kj_twin_bucket(KJState* s, uint64_t th) noexcept nogil:
     return &s.tw[th & s.twmask & ~(<uint64_t>(KJ_TWAYS - 1))]
 
 
-cdef inline int kj_is_twin(KJState* s, KJTwin* t, uint32_t* tk, uint32_t tsig, int meta,
-                           int shape) noexcept nogil:
-    """Whether slot ``t`` holds a twin of the position (kj_twin_key)."""
-    return (t.gen == s.gen and t.meta == meta and t.shape == shape and t.k[0] == tk[0]
-            and t.k[1] == tk[1] and t.k[2] == tk[2] and t.k[3] == tk[3]
-            and ((t.sig ^ tsig) & KJ_SUITBYTES[shape & 15]) == 0)
+cdef inline int kj_is_twin(KJState* s, KJTwin* t, KJTwinKey* p) noexcept nogil:
+    """Whether slot ``t`` holds a twin of the position ``p`` (kj_twin_key)."""
+    return (t.gen == s.gen and t.meta == p.meta and t.shape == p.shape and t.k[0] == p.k[0]
+            and t.k[1] == p.k[1] and t.k[2] == p.k[2] and t.k[3] == p.k[3]
+            and ((t.sig ^ p.sig) & KJ_SUITBYTES[p.shape & 15]) == 0)
 
 
-cdef inline KJTwin* kj_twin_entry(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
-                                  int shape) noexcept nogil:
+cdef inline int kj_twin_cut(KJState* s, KJTwinKey* p, int widen, int a, int b,
+                            int* value) noexcept nogil:
+    """Whether a twin's bounds settle the window ``(a, b)`` (modes D and R),
+    widened by the point difference when ``widen`` (mode D; in the roem game
+    twins have the same value); ``value`` is then the bound."""
+    cdef KJTwin* t = kj_twin_bucket(s, p.h)
+    cdef int i, dl
+    for i in range(KJ_TWAYS):
+        if kj_is_twin(s, &t[i], p):
+            dl = kj_twin_delta(s, t[i].sig, p.sig) if widen and t[i].sig != p.sig else 0
+            if t[i].lo - dl >= b:
+                value[0] = t[i].lo - dl
+                return 1
+            if t[i].hi + dl <= a:
+                value[0] = t[i].hi + dl
+                return 1
+    return 0
+
+
+cdef inline KJTwin* kj_twin_entry(KJState* s, KJTwinKey* p) noexcept nogil:
     """The twin-table entry of the position: its own slot in its bucket, else a
     fresh one (no bounds) in place of a stale slot, else of one the hash picks."""
-    cdef KJTwin* b = kj_twin_bucket(s, th)
+    cdef KJTwin* b = kj_twin_bucket(s, p.h)
     cdef KJTwin* t = NULL
     cdef int w
     for w in range(KJ_TWAYS):
-        if b[w].sig == tsig and kj_is_twin(s, &b[w], tk, tsig, meta, shape):
+        if b[w].sig == p.sig and kj_is_twin(s, &b[w], p):
             return &b[w]
     for w in range(KJ_TWAYS):
         if b[w].gen != s.gen:
             t = &b[w]
             break
     if t == NULL:
-        t = &b[(th >> 40) & (KJ_TWAYS - 1)]
-    t.k[0] = tk[0]
-    t.k[1] = tk[1]
-    t.k[2] = tk[2]
-    t.k[3] = tk[3]
-    t.sig = tsig
+        t = &b[(p.h >> 40) & (KJ_TWAYS - 1)]
+    t.k[0] = p.k[0]
+    t.k[1] = p.k[1]
+    t.k[2] = p.k[2]
+    t.k[3] = p.k[3]
+    t.sig = p.sig
     t.gen = s.gen
-    t.meta = meta
-    t.shape = shape
+    t.meta = p.meta
+    t.shape = p.shape
     t.lo = -32000
     t.hi = 32000
     return t
 
 
-cdef inline void kj_twin_store(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
-                               int shape, int best, int a0, int b0) noexcept nogil:
+cdef inline void kj_twin_store(KJState* s, KJTwinKey* p, int best, int a0, int b0) noexcept nogil:
     """Store a fail-soft result (window ``a0``, ``b0``) of mode D or R in the
     twin table (bounds merged with the position's own)."""
-    cdef KJTwin* t = kj_twin_entry(s, th, tk, tsig, meta, shape)
+    cdef KJTwin* t = kj_twin_entry(s, p)
     if best > a0 and best > t.lo:
         t.lo = best
     if best < b0 and best < t.hi:
@@ -1245,11 +1266,23 @@ cdef inline int kj_twin_use_n(KJTwin* t, int need, int dl, int base, int* a, int
     return 0
 
 
-cdef inline void kj_twin_store_n(KJState* s, uint64_t th, uint32_t* tk, uint32_t tsig, int meta,
-                                 int shape, int need, int dmax, int base, int best, int a0,
-                                 int b0) noexcept nogil:
+cdef inline int kj_twin_cut_n(KJState* s, KJTwinKey* p, int need, int base, int* a, int* b,
+                              int* value) noexcept nogil:
+    """:func:`kj_twin_cut` for the nat search (:func:`kj_twin_use_n`)."""
+    cdef KJTwin* t = kj_twin_bucket(s, p.h)
+    cdef int i, dl
+    for i in range(KJ_TWAYS):
+        if kj_is_twin(s, &t[i], p):
+            dl = 0 if t[i].sig == p.sig else kj_twin_delta(s, t[i].sig, p.sig)
+            if kj_twin_use_n(&t[i], need, dl, base, a, b, value):
+                return 1
+    return 0
+
+
+cdef inline void kj_twin_store_n(KJState* s, KJTwinKey* p, int need, int dmax, int base, int best,
+                                 int a0, int b0) noexcept nogil:
     """:func:`kj_store_n` for the twin table."""
-    cdef KJTwin* t = kj_twin_entry(s, th, tk, tsig, meta, shape)
+    cdef KJTwin* t = kj_twin_entry(s, p)
     cdef int rel = best if best >= KJ_BIG else best - base
     cdef int nlo = 32767 if need >= dmax else need
     cdef int nhi = need if need < dmax else dmax
@@ -1267,14 +1300,12 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     """Minimax of the future d (P's view) from the current position, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef int twin = 0, dl, tshape = 0
-    cdef uint64_t h = 0, th = 0
+    cdef int twin = 0
+    cdef uint64_t h = 0
     cdef KJEntry* e = NULL
-    cdef KJTwin* te
+    cdef KJTwinKey tw
     cdef KJUndo u
     cdef uint32_t key[4]
-    cdef uint32_t tk[4]
-    cdef uint32_t tsig = 0
     cdef int moves[8]
     if kj_check_limits(s):
         return 0
@@ -1295,20 +1326,10 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
-        if s.d.tricks_done <= KJ_TWIN_LAST and s.twins:
-            tshape = kj_roem_shape(s) if xub != 0 else 0
-            twin = not (tshape & 16)
-        if twin:
-            # a twin's bounds, widened by the point difference (kj_twin_key)
-            th = kj_twin_key(s, tk, &tsig, meta)
-            te = kj_twin_bucket(s, th)
-            for i in range(KJ_TWAYS):
-                if kj_is_twin(s, &te[i], tk, tsig, meta, tshape):
-                    dl = 0 if te[i].sig == tsig else kj_twin_delta(s, te[i].sig, tsig)
-                    if te[i].lo - dl >= b:
-                        return te[i].lo - dl
-                    if te[i].hi + dl <= a:
-                        return te[i].hi + dl
+        # a twin's bounds, widened by the point difference (kj_twin_key)
+        twin = kj_twin_probe(s, meta, xub, &tw)
+        if twin and kj_twin_cut(s, &tw, 1, a, b, &v):
+            return v
     a0 = a
     b0 = b
     seat = (s.d.leader + n) & 3
@@ -1348,7 +1369,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     if n == 0:
         kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
         if twin:
-            kj_twin_store(s, th, tk, tsig, meta, tshape, best, a0, b0)
+            kj_twin_store(s, &tw, best, a0, b0)
     return best
 
 
@@ -1357,13 +1378,11 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     absolute values, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef int need = 0, base = 0, lo_b, hi_b, twin = 0, tshape = 0, dl, rub
-    cdef uint64_t h = 0, th = 0
+    cdef int need = 0, base = 0, lo_b, hi_b, twin = 0, rub
+    cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
-    cdef KJTwin* te
-    cdef uint32_t tk[4]
-    cdef uint32_t tsig = 0
+    cdef KJTwinKey tw
     cdef KJUndo u
     cdef uint32_t key[4]
     cdef int moves[8]
@@ -1412,17 +1431,9 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry_n(e, need, dmax, base, &a, &b, &ttbest, &v):
             return v
-        if s.d.tricks_done <= KJ_TWIN_LAST and s.twins:
-            tshape = kj_roem_shape(s) if rub != 0 else 0
-            twin = not (tshape & 16)
-        if twin:
-            th = kj_twin_key(s, tk, &tsig, meta)
-            te = kj_twin_bucket(s, th)
-            for i in range(KJ_TWAYS):
-                if kj_is_twin(s, &te[i], tk, tsig, meta, tshape):
-                    dl = 0 if te[i].sig == tsig else kj_twin_delta(s, te[i].sig, tsig)
-                    if kj_twin_use_n(&te[i], need, dl, base, &a, &b, &v):
-                        return v
+        twin = kj_twin_probe(s, meta, rub, &tw)
+        if twin and kj_twin_cut_n(s, &tw, need, base, &a, &b, &v):
+            return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
             ttbest = ed.best
     a0 = a
@@ -1461,7 +1472,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     if n == 0:
         kj_store_n(s, key, h, meta, need, dmax, base, best, a0, b0, bestc, depth)
         if twin:
-            kj_twin_store_n(s, th, tk, tsig, meta, tshape, need, dmax, base, best, a0, b0)
+            kj_twin_store_n(s, &tw, need, dmax, base, best, a0, b0)
     return best
 
 
@@ -1471,12 +1482,10 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     for the hand here; its value bounds the nat outcome (see :func:`kj_value`)."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
     cdef int a0, b0, rmax, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0, fd, ft
-    cdef int twin = 0, tshape = 0
-    cdef uint64_t h = 0, th = 0
+    cdef int twin = 0
+    cdef uint64_t h = 0
     cdef KJEntry* e = NULL
-    cdef KJTwin* te
-    cdef uint32_t tk[4]
-    cdef uint32_t tsig = 0
+    cdef KJTwinKey tw
     cdef KJUndo u
     cdef uint32_t key[4]
     cdef int moves[8]
@@ -1499,19 +1508,10 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
-        if s.d.tricks_done <= KJ_TWIN_LAST and s.twins:
-            tshape = kj_roem_shape(s)
-            twin = not (tshape & 16)
-        if twin:
-            # twins score the same roem and pit on matched lines: the same value
-            th = kj_twin_key(s, tk, &tsig, meta)
-            te = kj_twin_bucket(s, th)
-            for i in range(KJ_TWAYS):
-                if kj_is_twin(s, &te[i], tk, tsig, meta, tshape):
-                    if te[i].lo >= b:
-                        return te[i].lo
-                    if te[i].hi <= a:
-                        return te[i].hi
+        # twins score the same roem and pit on matched lines: the same value
+        twin = kj_twin_probe(s, meta, rmax, &tw)
+        if twin and kj_twin_cut(s, &tw, 0, a, b, &v):
+            return v
     a0 = a
     b0 = b
     seat = (s.d.leader + n) & 3
@@ -1550,7 +1550,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     if n == 0:
         kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
         if twin:
-            kj_twin_store(s, th, tk, tsig, meta, tshape, best, a0, b0)
+            kj_twin_store(s, &tw, best, a0, b0)
     return best
 
 

@@ -21,8 +21,8 @@ from quartet_solver.cards import Card, Rank, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import Deal, PlayState, Rules
 from quartet_solver._core import KlaverjasKernel
-from quartet_solver.klaverjas.dd import (DEFAULT_TT_BITS, DDResult, _kernel, _load, is_made, reaches, solve,
-                                         solve_deal)
+from quartet_solver.klaverjas.dd import (_STUK, DEFAULT_TT_BITS, DDResult, _kernel, _load, is_made, reaches,
+                                         solve, solve_deal)
 from quartet_solver.klaverjas.rules import card_points, card_power
 
 RULESETS = [
@@ -307,7 +307,7 @@ def test_twin_table_changes_no_value(seed, extra, rules, bias):
         kernel.set_twins(on)
         full.append(kernel.solve_deal(*(h.mask >> 20 for h in deal.hands), seed % 4, (seed >> 2) % 4,
                                       (seed >> 4) % 2, rules.variant == "rotterdam",
-                                      {"trick": 0, "hand": 1, "off": 2}[rules.stuk], rules.pit, rules.tie_is_nat))
+                                      _STUK[rules.stuk], rules.pit, rules.tie_is_nat))
     assert full[0] == full[1]
 
 
