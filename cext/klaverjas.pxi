@@ -31,7 +31,7 @@
 # the state updated once per trick, the last trick scored directly).
 
 from libc.string cimport memset
-from libc.stdint cimport int16_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 cdef extern from *:
@@ -160,9 +160,8 @@ cdef inline uint32_t kj_suit_pattern(uint32_t m, int suit) noexcept nogil:
     """8-bit natural-rank pattern of one suit of a card mask."""
     cdef uint32_t y = (m >> suit) & 0x11111111u
     y = (y | (y >> 3)) & 0x03030303u
-    y = (y | (y >> 6)) & 0x000F000Fu
-    y = (y | (y >> 12)) & 0xFFu
-    return y
+    # the four 2-bit fields (bytes 0-3) gathered into bits 24-31 by one product
+    return (y * <uint32_t>0x01041040u) >> 24
 
 
 ctypedef struct KJEntry:
@@ -232,6 +231,9 @@ ctypedef struct KJState:
     clock_t deadline
     int has_deadline, aborted
     uint64_t phase_nodes[3]   # nodes spent: made test, exact d, nat search
+    # the card that last cut the plain trick search (kj_trick_plain) by tricks
+    # done, place in the trick, seat, led suit and winning card so far
+    int8_t killer[8][4][4][4][16]
 
 
 cdef inline int kj_power(KJState* s, int c, int led) noexcept nogil:
@@ -435,7 +437,8 @@ cdef inline int kj_roem_ub(KJState* s) noexcept nogil:
     cdef uint32_t cov = kj_roem_prospects(s, &four, &stuk)
     if cov:
         for suit in range(4):
-            ub += KJ_RUNUB[popcount64(cov & (<uint32_t>0x11111111u << suit))]
+            # the number of the suit's cards in runs: a sum of bits 4 apart by a product
+            ub += KJ_RUNUB[(((cov >> suit) & 0x11111111u) * <uint32_t>0x11111111u) >> 28]
     while four:
         n = ctz64(four)
         four &= four - 1
@@ -553,8 +556,9 @@ cdef inline uint64_t kj_hash(uint32_t* key, int pos) noexcept nogil:
 
 
 cdef inline KJEntry* kj_bucket(KJState* s, uint64_t h) noexcept nogil:
-    """The bucket (four slots, 128-byte aligned) of hash ``h``."""
-    return &s.tt[h & s.ttmask & ~(<uint64_t>3)]
+    """The bucket of hash ``h``: two slots, one 64-byte cache line (four slots,
+    two lines, kept no more positions and took 5% longer)."""
+    return &s.tt[h & s.ttmask & ~(<uint64_t>1)]
 
 
 cdef inline uint64_t kj_key(KJState* s, uint32_t* key) noexcept nogil:
@@ -572,7 +576,7 @@ cdef inline KJEntry* kj_find(KJState* s, uint32_t* key, uint64_t h, int meta) no
     """The entry of the position (``meta``: leader, pit flags, search mode)."""
     cdef KJEntry* e = kj_bucket(s, h)
     cdef int k
-    for k in range(4):
+    for k in range(2):
         if (e[k].gen == s.gen and e[k].meta == meta and e[k].h[0] == key[0]
                 and e[k].h[1] == key[1] and e[k].h[2] == key[2] and e[k].h[3] == key[3]):
             return &e[k]
@@ -582,14 +586,14 @@ cdef inline KJEntry* kj_find(KJState* s, uint32_t* key, uint64_t h, int meta) no
 cdef inline KJEntry* kj_entry_for(KJState* s, uint32_t* key, uint64_t h, int meta,
                                   int depth) noexcept nogil:
     """The entry of the position, or a fresh one without bounds in its place
-    (of the four slots of its bucket: a stale one, else the shallowest)."""
+    (of the two slots of its bucket: a stale one, else the shallowest)."""
     cdef KJEntry* b = kj_bucket(s, h)
     cdef KJEntry* e = kj_find(s, key, h, meta)
     cdef int k
     if e != NULL:
         return e
     e = b
-    for k in range(4):
+    for k in range(2):
         if b[k].gen != s.gen:
             e = &b[k]
             break
@@ -709,7 +713,7 @@ cdef inline uint32_t kj_merge_at(KJState* s, uint32_t own, uint32_t legal, uint3
         return legal                # no two low cards of one suit
     for su in range(4):
         lp = kj_suit_pattern(legal, su) & (0x3u if su == s.trump else 0x7u)
-        if popcount64(lp) < 2:
+        if (lp & (lp - 1)) == 0:
             continue
         op = kj_suit_pattern(oth, su)
         prev = -1
@@ -1017,13 +1021,17 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
     until :func:`kj_trick_done` scores it.  With three or four tricks left,
     interchangeable cards are merged (:func:`kj_merge`) and the lead comes in
     the order of :func:`kj_order` (``ttbest`` first); other cards go in plain
-    order (there, ordering them costs more than the nodes it saves).
+    order (there, ordering them costs more than the nodes it saves), but for
+    a killer: the card that last cut the search at the same place of a trick
+    with as many tricks done, the same seat to play, led suit and winning card
+    so far is tried first (12% fewer nodes, at one lookup per node).
 
     Values are absolute: the final acc d (``mode`` 0), h (``mode`` 1, see
     :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
     maximises, see :func:`kj_search_r`).  ``bestc``: the best lead (``i`` = 0)."""
     cdef int seat, maxi, c, v, best, a = alpha, b = beta, other, k = 0, cnt = 0
     cdef uint32_t legal, bit
+    cdef int8_t* kp = NULL
     cdef KJTrick u
     cdef int moves[8]
     if kj_check_limits(s):
@@ -1036,6 +1044,14 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
         if i == 0:
             cnt = kj_order(s, legal, ttbest, moves, mode != 0)
             legal = 0
+    if cnt == 0 and (legal & (legal - 1)):
+        # the card that cut last at this place, seat, led suit and winning card
+        # (a killer) goes first
+        kp = &s.killer[s.d.tricks_done][i][seat][t.led][(t.win_pow & 7) | ((t.win_pow >> 3) & 8)]
+        if kp[0] >= 0 and (legal >> kp[0]) & 1:
+            moves[0] = kp[0]
+            cnt = 1
+            legal &= ~((<uint32_t>1) << kp[0])
     best = -KJ_INF if maxi else KJ_INF
     while legal or k < cnt:
         if k < cnt:
@@ -1071,6 +1087,8 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
                 if best < b:
                     b = best
         if a >= b:
+            if kp != NULL:
+                kp[0] = c
             break
     return best
 
@@ -1715,6 +1733,7 @@ cdef class KlaverjasKernel:
             memset(self.s.tw, 0, (self.s.twmask + 1) * sizeof(KJTwin))
             self.s.gen = 0
         self.s.gen += 1
+        memset(self.s.killer, -1, sizeof(self.s.killer))
 
     cdef void _setup(self, int trump, int rotterdam, int stuk_mode, int stuk_seat, int pit,
                      int tie_is_nat, int playing) noexcept nogil:
