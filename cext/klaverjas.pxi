@@ -231,8 +231,8 @@ ctypedef struct KJState:
     clock_t deadline
     int has_deadline, aborted
     uint64_t phase_nodes[3]   # nodes spent: made test, exact d, nat search
-    # the card that last cut the plain trick search (kj_trick_plain) by tricks
-    # done, place in the trick, seat, led suit and winning card so far
+    # killers (kj_killer): by tricks done, place in the trick, seat, led suit
+    # and winning card so far, the card that last cut a search there
     int8_t killer[8][4][4][4][16]
 
 
@@ -1013,6 +1013,19 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     return v
 
 
+cdef inline int8_t* kj_killer(KJState* s, int i, int seat, int led, int win_pow) noexcept nogil:
+    """The killer slot of the ``i``-th card of a trick (led suit ``led``, winning
+    power so far ``win_pow``): the card that last cut a search at the same place
+    of a trick, by tricks done, seat to play, led suit and winning card (for a
+    lead, by tricks done and seat).  It is tried first where no table card is.
+    The winning card is its power: plain 1-8 and trump 101-108 (kj_power) map
+    to 1-7, 0 and 13-15, 8-12, sixteen slots."""
+    if i == 0:
+        led = 0
+        win_pow = 0
+    return &s.killer[s.d.tricks_done][i][seat][led][(win_pow & 7) | ((win_pow >> 3) & 8)]
+
+
 cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int mode, int ttbest,
                         int* bestc) noexcept nogil:
     """Plain fail-soft alpha-beta over a trick from its ``i``-th card, for the
@@ -1020,11 +1033,9 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
     nodes): no state update but the trick's own (``t``; the hands unchanged)
     until :func:`kj_trick_done` scores it.  With three or four tricks left,
     interchangeable cards are merged (:func:`kj_merge`) and the lead comes in
-    the order of :func:`kj_order` (``ttbest`` first); other cards go in plain
-    order (there, ordering them costs more than the nodes it saves), but for
-    a killer: the card that last cut the search at the same place of a trick
-    with as many tricks done, the same seat to play, led suit and winning card
-    so far is tried first (12% fewer nodes, at one lookup per node).
+    the order of :func:`kj_order` (``ttbest`` first, else the killer,
+    :func:`kj_killer`); other cards go in plain order (there, ordering them
+    costs more than the nodes it saves), but for the killer, tried first.
 
     Values are absolute: the final acc d (``mode`` 0), h (``mode`` 1, see
     :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
@@ -1042,12 +1053,13 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
     if s.d.tricks_done < 6:
         legal = kj_merge_at(s, s.hands[seat], legal, t.tmask)
         if i == 0:
+            kp = kj_killer(s, 0, seat, 0, 0)
+            if ttbest < 0:
+                ttbest = kp[0]
             cnt = kj_order(s, legal, ttbest, moves, mode != 0)
             legal = 0
     if cnt == 0 and (legal & (legal - 1)):
-        # the card that cut last at this place, seat, led suit and winning card
-        # (a killer) goes first
-        kp = &s.killer[s.d.tricks_done][i][seat][t.led][(t.win_pow & 7) | ((t.win_pow >> 3) & 8)]
+        kp = kj_killer(s, i, seat, t.led, t.win_pow)
         if kp[0] >= 0 and (legal >> kp[0]) & 1:
             moves[0] = kp[0]
             cnt = 1
@@ -1325,6 +1337,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     cdef KJUndo u
     cdef uint32_t key[4]
     cdef int moves[8]
+    cdef int8_t* kp = NULL
     if kj_check_limits(s):
         return 0
     if n == 0:
@@ -1359,6 +1372,9 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         if s.aborted:
             return 0
     else:
+        kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
+        if ttbest < 0:
+            ttbest = kp[0]
         cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 0)
         best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
@@ -1383,6 +1399,8 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
                 if best < b:
                     b = best
         if a >= b:
+            if kp != NULL:
+                kp[0] = c
             break
     if n == 0:
         kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
@@ -1404,6 +1422,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     cdef KJUndo u
     cdef uint32_t key[4]
     cdef int moves[8]
+    cdef int8_t* kp = NULL
     if kj_check_limits(s):
         return 0
     if n == 0:
@@ -1464,6 +1483,9 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if s.aborted:
             return 0
     else:
+        kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
+        if ttbest < 0:
+            ttbest = kp[0]
         cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
         best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
@@ -1486,6 +1508,8 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
                 if best < b:
                     b = best
         if a >= b:
+            if kp != NULL:
+                kp[0] = c
             break
     if n == 0:
         kj_store_n(s, key, h, meta, need, dmax, base, best, a0, b0, bestc, depth)
@@ -1507,6 +1531,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     cdef KJUndo u
     cdef uint32_t key[4]
     cdef int moves[8]
+    cdef int8_t* kp = NULL
     if kj_check_limits(s):
         return 0
     if n == 0:
@@ -1540,6 +1565,9 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         if s.aborted:
             return 0
     else:
+        kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
+        if ttbest < 0:
+            ttbest = kp[0]
         cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
         best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
@@ -1564,6 +1592,8 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
                 if best < b:
                     b = best
         if a >= b:
+            if kp != NULL:
+                kp[0] = c
             break
     if n == 0:
         kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)

@@ -65,9 +65,10 @@ cards merged (same hand and suit, no other hand's card between them, in no
 possible roem) and move ordering down to five tricks left; from four tricks
 left, a plain search of each trick that updates the state once per trick (the
 lead ordered with three or four tricks left, nothing ordered with two: there
-ordering costs more than the nodes it saves; but the card that last cut at the
-same place of a trick -- tricks done, seat, led suit, winning card so far -- is
-tried first; the last trick scored directly).  The transposition table has
+ordering costs more than the nodes it saves; the last trick scored directly).
+Everywhere a *killer* goes first when the table has no best card: the card
+that last cut a search at the same place of a trick (tricks done, seat to
+play, led suit, winning card so far).  The transposition table has
 buckets of two entries, one cache line, and sits on huge pages where Linux
 allows it.
 ``d`` is first tested with a null window (is the hand made?), then solved
