@@ -973,7 +973,7 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     cdef int team = winner & 1, roem = kj_trick_roem(s, tm), v, fd, ft
     # the fields changed below (the trick's own are all zero at a boundary)
     cdef int leader = s.d.leader, accd = s.d.accd, acct = s.d.acct, flags = s.d.flags
-    cdef int hpts = s.d.hpts
+    cdef int hpts = s.d.hpts, led = s.d.led
     cdef int accd1 = accd + t.sdd + (t.tpts + roem if team == s.playing else -(t.tpts + roem))
     cdef int acct1 = acct + t.sdt + roem
     if s.d.tricks_done == 6:
@@ -994,6 +994,7 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     s.d.accd = accd1
     s.d.acct = acct1
     s.d.leader = winner
+    s.d.led = t.led                 # the last trick's, for the killers
     if mode == 0:
         v = accd1 + kj_search_d(s, alpha - accd1, beta - accd1)
     elif mode == 1:
@@ -1001,6 +1002,7 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     else:
         v = acct1 + kj_search_r(s, alpha - acct1, beta - acct1)
     s.d.leader = leader
+    s.d.led = led
     s.d.accd = accd
     s.d.acct = acct
     s.d.flags = flags
@@ -1017,11 +1019,11 @@ cdef inline int8_t* kj_killer(KJState* s, int i, int seat, int led, int win_pow)
     """The killer slot of the ``i``-th card of a trick (led suit ``led``, winning
     power so far ``win_pow``): the card that last cut a search at the same place
     of a trick, by tricks done, seat to play, led suit and winning card (for a
-    lead, by tricks done and seat).  It is tried first where no table card is.
+    lead, ``led`` is the suit led to the trick before).  It is tried first where
+    no table card is.
     The winning card is its power: plain 1-8 and trump 101-108 (kj_power) map
     to 1-7, 0 and 13-15, 8-12, sixteen slots."""
     if i == 0:
-        led = 0
         win_pow = 0
     return &s.killer[s.d.tricks_done][i][seat][led][(win_pow & 7) | ((win_pow >> 3) & 8)]
 
@@ -1053,13 +1055,13 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
     if s.d.tricks_done < 6:
         legal = kj_merge_at(s, s.hands[seat], legal, t.tmask)
         if i == 0:
-            kp = kj_killer(s, 0, seat, 0, 0)
+            kp = kj_killer(s, 0, seat, s.d.led, 0)
             if ttbest < 0:
                 ttbest = kp[0]
             cnt = kj_order(s, legal, ttbest, moves, mode != 0)
             legal = 0
     if cnt == 0 and (legal & (legal - 1)):
-        kp = kj_killer(s, i, seat, t.led, t.win_pow)
+        kp = kj_killer(s, i, seat, t.led if i else s.d.led, t.win_pow)
         if kp[0] >= 0 and (legal >> kp[0]) & 1:
             moves[0] = kp[0]
             cnt = 1
