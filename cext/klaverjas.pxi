@@ -28,7 +28,8 @@
 # (points, roem by distinct players, top trumps of one team), interchangeable
 # zero-point cards merged and move ordering; with four tricks left or fewer a
 # plain search of each trick (only the lead ordered, none with two tricks left;
-# the state updated once per trick, the last trick scored directly).
+# the state updated once per trick, the last trick scored directly).  Where the
+# table has no best card, a killer goes first (kj_killer).
 
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -1020,9 +1021,8 @@ cdef inline int8_t* kj_killer(KJState* s, int i, int seat, int led, int win_pow)
     power so far ``win_pow``): the card that last cut a search at the same place
     of a trick, by tricks done, seat to play, led suit and winning card (for a
     lead, ``led`` is the suit led to the trick before).  It is tried first where
-    no table card is.
-    The winning card is its power: plain 1-8 and trump 101-108 (kj_power) map
-    to 1-7, 0 and 13-15, 8-12, sixteen slots."""
+    no table card is.  The winning card is its power (:func:`kj_power`): plain
+    1-8 and trump 101-108 take the slots 1-7, 0 and 13-15, 8-12."""
     if i == 0:
         win_pow = 0
     return &s.killer[s.d.tricks_done][i][seat][led][(win_pow & 7) | ((win_pow >> 3) & 8)]

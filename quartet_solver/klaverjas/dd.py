@@ -69,9 +69,8 @@ ordering costs more than the nodes it saves; the last trick scored directly).
 Everywhere a *killer* goes first when the table has no best card: the card
 that last cut a search at the same place of a trick (tricks done, seat to
 play, led suit, winning card so far; for a lead, the suit led to the trick
-before).  The transposition table has
-buckets of two entries, one cache line, and sits on huge pages where Linux
-allows it.
+before).  The transposition table has buckets of two entries, one cache
+line, and sits on huge pages where Linux allows it.
 ``d`` is first tested with a null window (is the hand made?), then solved
 exactly by further null-window tests.
 """
