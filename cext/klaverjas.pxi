@@ -28,8 +28,8 @@
 # (points, roem by distinct players, top trumps of one team), interchangeable
 # zero-point cards merged and move ordering; with four tricks left or fewer a
 # plain search of each trick (only the lead ordered, none with two tricks left;
-# the state updated once per trick, the last trick scored directly).  Where the
-# table has no best card, a killer goes first (kj_killer).
+# the state updated once per trick, the last trick scored directly).  A killer
+# goes first, before the table's best card (kj_killer).
 
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -779,8 +779,12 @@ cdef inline int kj_beatable(KJState* s, uint32_t oh, int pw) noexcept nogil:
     return (oh & s.trumpmask) != 0
 
 
-cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int mode) noexcept nogil:
-    """Legal cards in search order (best guess first); returns their number."""
+cdef inline int kj_order(KJState* s, uint32_t legal, int first, int* out, int mode,
+                         int second) noexcept nogil:
+    """Legal cards in search order, ``first`` then ``second`` if legal (the
+    killer, :func:`kj_killer`, and the table's best card: in a search from a
+    new window the card that cut last is the better guess), then by the rules
+    below; returns their number."""
     cdef int scores[8]
     cdef int cnt = 0, c, sc, pw, i, j, tmp, n = s.d.ntrick
     cdef int partner_win = n >= 2 and s.d.win_pos == n - 2
@@ -812,7 +816,9 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int ttbest, int* out, int m
     while legal:
         c = ctz64(legal)
         legal &= legal - 1
-        if c == ttbest:
+        if c == first:
+            sc = 100001
+        elif c == second:
             sc = 100000
         elif n == 0:
             # leading: a card no remaining card of its suit beats first, then low
@@ -1020,8 +1026,8 @@ cdef inline int8_t* kj_killer(KJState* s, int i, int seat, int led, int win_pow)
     """The killer slot of the ``i``-th card of a trick (led suit ``led``, winning
     power so far ``win_pow``): the card that last cut a search at the same place
     of a trick, by tricks done, seat to play, led suit and winning card (for a
-    lead, ``led`` is the suit led to the trick before).  It is tried first where
-    no table card is.  The winning card is its power (:func:`kj_power`): plain
+    lead, ``led`` is the suit led to the trick before).  It is tried first, then
+    the table's best card if there is one.  The winning card is its power (:func:`kj_power`): plain
     1-8 and trump 101-108 take the slots 1-7, 0 and 13-15, 8-12."""
     if i == 0:
         win_pow = 0
@@ -1035,8 +1041,8 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
     nodes): no state update but the trick's own (``t``; the hands unchanged)
     until :func:`kj_trick_done` scores it.  With three or four tricks left,
     interchangeable cards are merged (:func:`kj_merge`) and the lead comes in
-    the order of :func:`kj_order` (``ttbest`` first, else the killer,
-    :func:`kj_killer`); other cards go in plain order (there, ordering them
+    the order of :func:`kj_order` (the killer, :func:`kj_killer`, then
+    ``ttbest`` first); other cards go in plain order (there, ordering them
     costs more than the nodes it saves), but for the killer, tried first.
 
     Values are absolute: the final acc d (``mode`` 0), h (``mode`` 1, see
@@ -1056,9 +1062,7 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
         legal = kj_merge_at(s, s.hands[seat], legal, t.tmask)
         if i == 0:
             kp = kj_killer(s, 0, seat, s.d.led, 0)
-            if ttbest < 0:
-                ttbest = kp[0]
-            cnt = kj_order(s, legal, ttbest, moves, mode != 0)
+            cnt = kj_order(s, legal, kp[0], moves, mode != 0, ttbest)
             legal = 0
     if cnt == 0 and (legal & (legal - 1)):
         kp = kj_killer(s, i, seat, t.led if i else s.d.led, t.win_pow)
@@ -1375,9 +1379,8 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             return 0
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
-        if ttbest < 0:
-            ttbest = kp[0]
-        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 0)
+        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], moves,
+                       0, ttbest)
         best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
         c = moves[i]
@@ -1486,9 +1489,8 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             return 0
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
-        if ttbest < 0:
-            ttbest = kp[0]
-        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
+        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], moves,
+                       1, ttbest)
         best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
         c = moves[i]
@@ -1568,9 +1570,8 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
             return 0
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
-        if ttbest < 0:
-            ttbest = kp[0]
-        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), ttbest, moves, 1)
+        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], moves,
+                       1, ttbest)
         best = -KJ_INF if maxi else KJ_INF
     for i in range(cnt):
         c = moves[i]

@@ -66,7 +66,7 @@ possible roem) and move ordering down to five tricks left; from four tricks
 left, a plain search of each trick that updates the state once per trick (the
 lead ordered with three or four tricks left, nothing ordered with two: there
 ordering costs more than the nodes it saves; the last trick scored directly).
-Everywhere a *killer* goes first when the table has no best card: the card
+Everywhere a *killer* goes first, before the table's best card: the card
 that last cut a search at the same place of a trick (tricks done, seat to
 play, led suit, winning card so far; for a lead, the suit led to the trick
 before).  The transposition table has buckets of two entries, one cache
