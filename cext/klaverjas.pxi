@@ -1022,6 +1022,22 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     return v
 
 
+cdef inline int kj_stage(KJState* s, uint32_t legal, int first, int second, int* out, int mode,
+                         uint32_t* rest) noexcept nogil:
+    """The search order in two stages: ``first`` (else ``second``) alone when it
+    is legal, with the other legal cards left in ``rest``, to be ordered by
+    :func:`kj_order` only if that card does not cut (most nodes cut on it);
+    else all the legal cards in the order of kj_order (``rest`` empty).
+    Returns the number of cards put in ``out``."""
+    cdef int c = first if first >= 0 and (legal >> first) & 1 else second
+    if c >= 0 and (legal >> c) & 1 and (legal & (legal - 1)):
+        out[0] = c
+        rest[0] = legal & ~((<uint32_t>1) << c)
+        return 1
+    rest[0] = 0
+    return kj_order(s, legal, first, out, mode, second)
+
+
 cdef inline int8_t* kj_killer(KJState* s, int i, int seat, int led, int win_pow) noexcept nogil:
     """The killer slot of the ``i``-th card of a trick (led suit ``led``, winning
     power so far ``win_pow``): the card that last cut a search at the same place
@@ -1051,6 +1067,7 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
     cdef int seat, maxi, c, v, best, a = alpha, b = beta, other, k = 0, cnt = 0
     cdef uint32_t legal, bit
     cdef int8_t* kp = NULL
+    cdef uint32_t rest = 0
     cdef KJTrick u
     cdef int moves[8]
     if kj_check_limits(s):
@@ -1062,7 +1079,7 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
         legal = kj_merge_at(s, s.hands[seat], legal, t.tmask)
         if i == 0:
             kp = kj_killer(s, 0, seat, s.d.led, 0)
-            cnt = kj_order(s, legal, kp[0], moves, mode != 0, ttbest)
+            cnt = kj_stage(s, legal, kp[0], ttbest, moves, mode != 0, &rest)
             legal = 0
     if cnt == 0 and (legal & (legal - 1)):
         kp = kj_killer(s, i, seat, t.led if i else s.d.led, t.win_pow)
@@ -1108,6 +1125,9 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
             if kp != NULL:
                 kp[0] = c
             break
+        if k == cnt and rest:
+            cnt += kj_order(s, rest, ttbest, moves + cnt, mode != 0, -1)
+            rest = 0
     return best
 
 
@@ -1344,6 +1364,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     cdef uint32_t key[4]
     cdef int moves[8]
     cdef int8_t* kp = NULL
+    cdef uint32_t rest = 0
     if kj_check_limits(s):
         return 0
     if n == 0:
@@ -1379,10 +1400,11 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             return 0
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
-        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], moves,
-                       0, ttbest)
+        cnt = kj_stage(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], ttbest,
+                       moves, 0, &rest)
         best = -KJ_INF if maxi else KJ_INF
-    for i in range(cnt):
+    i = 0
+    while i < cnt:
         c = moves[i]
         before = s.d.accd
         kj_play(s, seat, c, &u)
@@ -1407,6 +1429,10 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             if kp != NULL:
                 kp[0] = c
             break
+        i += 1
+        if i == cnt and rest:
+            cnt += kj_order(s, rest, ttbest, moves + cnt, 0, -1)
+            rest = 0
     if n == 0:
         kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
         if twin:
@@ -1428,6 +1454,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     cdef uint32_t key[4]
     cdef int moves[8]
     cdef int8_t* kp = NULL
+    cdef uint32_t rest = 0
     if kj_check_limits(s):
         return 0
     if n == 0:
@@ -1489,10 +1516,11 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             return 0
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
-        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], moves,
-                       1, ttbest)
+        cnt = kj_stage(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], ttbest,
+                       moves, 1, &rest)
         best = -KJ_INF if maxi else KJ_INF
-    for i in range(cnt):
+    i = 0
+    while i < cnt:
         c = moves[i]
         kj_play(s, seat, c, &u)
         v = kj_search_n(s, a, b)
@@ -1515,6 +1543,10 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             if kp != NULL:
                 kp[0] = c
             break
+        i += 1
+        if i == cnt and rest:
+            cnt += kj_order(s, rest, ttbest, moves + cnt, 1, -1)
+            rest = 0
     if n == 0:
         kj_store_n(s, key, h, meta, need, dmax, base, best, a0, b0, bestc, depth)
         if twin:
@@ -1536,6 +1568,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     cdef uint32_t key[4]
     cdef int moves[8]
     cdef int8_t* kp = NULL
+    cdef uint32_t rest = 0
     if kj_check_limits(s):
         return 0
     if n == 0:
@@ -1570,10 +1603,11 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
             return 0
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
-        cnt = kj_order(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], moves,
-                       1, ttbest)
+        cnt = kj_stage(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], ttbest,
+                       moves, 1, &rest)
         best = -KJ_INF if maxi else KJ_INF
-    for i in range(cnt):
+    i = 0
+    while i < cnt:
         c = moves[i]
         before = s.d.acct
         kj_play(s, seat, c, &u)
@@ -1598,6 +1632,10 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
             if kp != NULL:
                 kp[0] = c
             break
+        i += 1
+        if i == cnt and rest:
+            cnt += kj_order(s, rest, ttbest, moves + cnt, 1, -1)
+            rest = 0
     if n == 0:
         kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
         if twin:
