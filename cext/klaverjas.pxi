@@ -1043,8 +1043,9 @@ cdef inline int8_t* kj_killer(KJState* s, int i, int seat, int led, int win_pow)
     power so far ``win_pow``): the card that last cut a search at the same place
     of a trick, by tricks done, seat to play, led suit and winning card (for a
     lead, ``led`` is the suit led to the trick before).  It is tried first, then
-    the table's best card if there is one.  The winning card is its power (:func:`kj_power`): plain
-    1-8 and trump 101-108 take the slots 1-7, 0 and 13-15, 8-12."""
+    the table's best card if there is one.  The winning card is its power
+    (:func:`kj_power`): plain 1-8 and trump 101-108 take the slots 1-7, 0 and
+    13-15, 8-12."""
     if i == 0:
         win_pow = 0
     return &s.killer[s.d.tricks_done][i][seat][led][(win_pow & 7) | ((win_pow >> 3) & 8)]
@@ -1056,10 +1057,11 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
     trick boundaries with four, three or two tricks left (the bulk of the
     nodes): no state update but the trick's own (``t``; the hands unchanged)
     until :func:`kj_trick_done` scores it.  With three or four tricks left,
-    interchangeable cards are merged (:func:`kj_merge`) and the lead comes in
-    the order of :func:`kj_order` (the killer, :func:`kj_killer`, then
-    ``ttbest`` first); other cards go in plain order (there, ordering them
-    costs more than the nodes it saves), but for the killer, tried first.
+    interchangeable cards are merged (:func:`kj_merge`) and the leads come in
+    order: the killer (:func:`kj_killer`), then ``ttbest``, then the others
+    by :func:`kj_order` (:func:`kj_stage`).  Other cards go in plain order
+    (there, ordering them costs more than the nodes it saves), but for the
+    killer, tried first.
 
     Values are absolute: the final acc d (``mode`` 0), h (``mode`` 1, see
     :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
