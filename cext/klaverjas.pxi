@@ -682,19 +682,26 @@ cdef inline void kj_store_n(KJState* s, uint32_t* key, uint64_t h, int meta, int
     ``dmax`` on).  Of two bounds neither of which implies the other, the newer is
     kept."""
     cdef KJEntry* e = kj_entry_for(s, key, h, meta, depth)
-    cdef int rel = best if best >= KJ_BIG else best - base
-    cdef int nlo = 32767 if need >= dmax else need
-    cdef int nhi = need if need < dmax else dmax
-    if best > a0:               # a lower bound (exact if also below b0)
-        if e.lo == -32000 or not (rel <= e.lo and nlo <= e.nlo):
-            e.lo = rel
-            e.nlo = nlo
-    if best < b0:               # an upper bound
-        if e.hi == 32000 or not (rel >= e.hi and nhi >= e.nhi):
-            e.hi = rel
-            e.nhi = nhi
+    kj_merge_n(&e.lo, &e.hi, &e.nlo, &e.nhi, need, dmax, base, best, a0, b0)
     if bestc >= 0:
         e.best = bestc
+
+
+cdef inline void kj_merge_n(int16_t* lo, int16_t* hi, int16_t* nlo, int16_t* nhi, int need,
+                            int dmax, int base, int best, int a0, int b0) noexcept nogil:
+    """Merge a fail-soft nat-search result into the bounds of a table or twin
+    entry (:func:`kj_store_n`)."""
+    cdef int rel = best if best >= KJ_BIG else best - base
+    cdef int n_lo = 32767 if need >= dmax else need
+    cdef int n_hi = need if need < dmax else dmax
+    if best > a0:               # a lower bound (exact if also below b0)
+        if lo[0] == -32000 or not (rel <= lo[0] and n_lo <= nlo[0]):
+            lo[0] = rel
+            nlo[0] = n_lo
+    if best < b0:               # an upper bound
+        if hi[0] == 32000 or not (rel >= hi[0] and n_hi >= nhi[0]):
+            hi[0] = rel
+            nhi[0] = n_hi
 
 
 cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept nogil:
@@ -1022,6 +1029,15 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     return v
 
 
+cdef inline int kj_pick(uint32_t legal, int first, int second) noexcept nogil:
+    """The card to search alone before the others are ordered: ``first``, else
+    ``second``, when it is legal and not the only legal card; else -1."""
+    cdef int c = first if first >= 0 and (legal >> first) & 1 else second
+    if c >= 0 and (legal >> c) & 1 and (legal & (legal - 1)):
+        return c
+    return -1
+
+
 cdef inline int kj_stage(KJState* s, uint32_t legal, int first, int second, int* out, int mode,
                          uint32_t* rest) noexcept nogil:
     """The search order in two stages: ``first`` (else ``second``) alone when it
@@ -1029,8 +1045,8 @@ cdef inline int kj_stage(KJState* s, uint32_t legal, int first, int second, int*
     :func:`kj_order` only if that card does not cut (most nodes cut on it);
     else all the legal cards in the order of kj_order (``rest`` empty).
     Returns the number of cards put in ``out``."""
-    cdef int c = first if first >= 0 and (legal >> first) & 1 else second
-    if c >= 0 and (legal >> c) & 1 and (legal & (legal - 1)):
+    cdef int c = kj_pick(legal, first, second)
+    if c >= 0:
         out[0] = c
         rest[0] = legal & ~((<uint32_t>1) << c)
         return 1
@@ -1043,9 +1059,8 @@ cdef inline int8_t* kj_killer(KJState* s, int i, int seat, int led, int win_pow)
     power so far ``win_pow``): the card that last cut a search at the same place
     of a trick, by tricks done, seat to play, led suit and winning card (for a
     lead, ``led`` is the suit led to the trick before).  It is tried first, then
-    the table's best card if there is one.  The winning card is its power
-    (:func:`kj_power`): plain 1-8 and trump 101-108 take the slots 1-7, 0 and
-    13-15, 8-12."""
+    the table's best card if there is one.  The winning card is its power (:func:`kj_power`): plain
+    1-8 and trump 101-108 take the slots 1-7, 0 and 13-15, 8-12."""
     if i == 0:
         win_pow = 0
     return &s.killer[s.d.tricks_done][i][seat][led][(win_pow & 7) | ((win_pow >> 3) & 8)]
@@ -1057,11 +1072,10 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
     trick boundaries with four, three or two tricks left (the bulk of the
     nodes): no state update but the trick's own (``t``; the hands unchanged)
     until :func:`kj_trick_done` scores it.  With three or four tricks left,
-    interchangeable cards are merged (:func:`kj_merge`) and the leads come in
-    order: the killer (:func:`kj_killer`), then ``ttbest``, then the others
-    by :func:`kj_order` (:func:`kj_stage`).  Other cards go in plain order
-    (there, ordering them costs more than the nodes it saves), but for the
-    killer, tried first.
+    interchangeable cards are merged (:func:`kj_merge`) and the lead comes in
+    the order of :func:`kj_order` (the killer, :func:`kj_killer`, then
+    ``ttbest`` first); other cards go in plain order (there, ordering them
+    costs more than the nodes it saves), but for the killer, tried first.
 
     Values are absolute: the final acc d (``mode`` 0), h (``mode`` 1, see
     :func:`kj_search_n`) or the final roem total (``mode`` 2, the other team
@@ -1085,10 +1099,11 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
             legal = 0
     if cnt == 0 and (legal & (legal - 1)):
         kp = kj_killer(s, i, seat, t.led if i else s.d.led, t.win_pow)
-        if kp[0] >= 0 and (legal >> kp[0]) & 1:
-            moves[0] = kp[0]
+        c = kj_pick(legal, kp[0], -1)
+        if c >= 0:
+            moves[0] = c
             cnt = 1
-            legal &= ~((<uint32_t>1) << kp[0])
+            legal &= ~((<uint32_t>1) << c)
     best = -KJ_INF if maxi else KJ_INF
     while legal or k < cnt:
         if k < cnt:
@@ -1341,17 +1356,7 @@ cdef inline void kj_twin_store_n(KJState* s, KJTwinKey* p, int need, int dmax, i
                                  int a0, int b0) noexcept nogil:
     """:func:`kj_store_n` for the twin table."""
     cdef KJTwin* t = kj_twin_entry(s, p)
-    cdef int rel = best if best >= KJ_BIG else best - base
-    cdef int nlo = 32767 if need >= dmax else need
-    cdef int nhi = need if need < dmax else dmax
-    if best > a0:
-        if t.lo == -32000 or not (rel <= t.lo and nlo <= t.nlo):
-            t.lo = rel
-            t.nlo = nlo
-    if best < b0:
-        if t.hi == 32000 or not (rel >= t.hi and nhi >= t.nhi):
-            t.hi = rel
-            t.nhi = nhi
+    kj_merge_n(&t.lo, &t.hi, &t.nlo, &t.nhi, need, dmax, base, best, a0, b0)
 
 
 cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
