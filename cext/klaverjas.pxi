@@ -8,7 +8,9 @@
 # the hand is made iff d > thr (thr = 0 when a tie is nat, -1 otherwise) and then
 # net = d; otherwise net = -(162 + all roem + pit).  Any made outcome beats any nat
 # outcome for P, so (proofs in the module docstring of quartet_solver.klaverjas.dd):
-#   1. D = minimax value of the ADDITIVE future d (mode D, "search_d");
+#   1. D = minimax value of the ADDITIVE future d (mode D, "search_d"), by one
+#      principal variation search on the window (thr - acc_d, inf): it fails
+#      low when the hand is nat;
 #   2. if acc_d + D > thr the value is acc_d + D;
 #   3. else the value is the minimax of h = BIG if made else -(162 + roem + pit)
 #      (mode N, "search_n", absolute values; h - base depends on the position
@@ -231,7 +233,7 @@ ctypedef struct KJState:
     uint64_t check_at         # node count of the next look at the limits (kj_check_slow)
     clock_t deadline
     int has_deadline, aborted
-    uint64_t phase_nodes[3]   # nodes spent: made test, exact d, nat search
+    uint64_t phase_nodes[2]   # nodes spent: the d search, the nat search
     # killers (kj_killer): by tricks done, place in the trick, seat, led suit
     # and winning card so far, the card that last cut a search there
     int8_t killer[8][4][4][4][16]
@@ -1416,7 +1418,18 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         before = s.d.accd
         kj_play(s, seat, c, &u)
         delta = s.d.accd - before
-        v = delta + kj_search_d(s, a - delta, b - delta)
+        if i == 0 or b - a <= 1:
+            v = delta + kj_search_d(s, a - delta, b - delta)
+        elif maxi:
+            # a principal variation search: after the first card, prove with a
+            # null window that a card is no better; search it again if it is
+            v = delta + kj_search_d(s, a - delta, a + 1 - delta)
+            if a < v < b and not s.aborted:
+                v = delta + kj_search_d(s, v - 1 - delta, b - delta)
+        else:
+            v = delta + kj_search_d(s, b - 1 - delta, b - delta)
+            if a < v < b and not s.aborted:
+                v = delta + kj_search_d(s, a - delta, v + 1 - delta)
         kj_undo(s, seat, c, &u)
         if s.aborted:
             return 0
@@ -1650,37 +1663,9 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef int kj_mtdf_d(KJState* s, int lower, int upper, int guess) noexcept nogil:
-    """Exact future d by MTD(f): null-window tests from ``guess``, knowing
-    ``lower <= d < upper``."""
-    cdef int g = guess, beta, r
-    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask
-    cdef int top = kj_points_of(s, rem) + 10 + kj_roem_ub(s) + s.pit + 1
-    cdef int dmin, dmax, xub, po
-    if s.d.ntrick == 0:
-        kj_future_bounds(s, &dmin, &dmax, &xub, &po)
-        if dmax + 1 < top:
-            top = dmax + 1
-    if upper > top:
-        upper = top
-    while lower < upper:
-        # bisection on the remaining interval, fail-soft results narrow it further
-        beta = lower + (upper - lower + 1) // 3
-        if beta <= lower:
-            beta = lower + 1
-        r = kj_search_d(s, beta - 1, beta)
-        if s.aborted:
-            return 0
-        if r < beta:
-            upper = r
-        else:
-            lower = r
-        g = r
-    return lower
-
-
 cdef int kj_mtdf_n(KJState* s, int lower, int upper, int guess) noexcept nogil:
-    """Exact h by MTD(f) (see :func:`kj_mtdf_d`); the nat value is below BIG."""
+    """Exact h by MTD(f): null-window tests from ``guess``, knowing ``lower <= h
+    <= upper``; the nat value is below BIG."""
     cdef int g = guess, beta, r
     while lower < upper:
         beta = g + 1 if g == lower else g
@@ -1703,22 +1688,23 @@ cdef int kj_value(KJState* s) noexcept nogil:
             return s.d.accd
         return -(162 + s.d.acct)
     cdef uint64_t n0 = s.nodes
+    # one principal variation search of D from the made threshold up: it fails
+    # low when the hand is nat, else it is exact (cheaper than a null-window made
+    # test and then null-window tests, by 15% when made, dearer by 6% when nat)
     need = s.thr - s.d.accd
-    v = kj_search_d(s, need, need + 1)
+    v = kj_search_d(s, need, KJ_INF)
     s.phase_nodes[0] += s.nodes - n0
     n0 = s.nodes
     if s.aborted:
         return 0
     if v > need:
-        v = kj_mtdf_d(s, v, KJ_INF, v)
-        s.phase_nodes[1] += s.nodes - n0
         return s.d.accd + v
     # nat: the value is base - (roem + pit to come), base = -(162 + roem so
     # far), so at most base.  First: made or no more roem (value base)?
     base = -(162 + s.d.acct)
     r = kj_search_n(s, base - 1, base)
     if s.aborted or r >= base:
-        s.phase_nodes[2] += s.nodes - n0
+        s.phase_nodes[1] += s.nodes - n0
         return base
     # the value is at most r < base.  Whatever the other team does, the playing
     # team can hold the roem to the roem game's value R (and a made hand is
@@ -1727,10 +1713,10 @@ cdef int kj_value(KJState* s) noexcept nogil:
     need = base - r
     v = kj_search_r(s, need, need + 1)
     if s.aborted or v <= need:
-        s.phase_nodes[2] += s.nodes - n0
+        s.phase_nodes[1] += s.nodes - n0
         return r
     v = kj_mtdf_n(s, -KJ_INF, r, r)
-    s.phase_nodes[2] += s.nodes - n0
+    s.phase_nodes[1] += s.nodes - n0
     return v
 
 
@@ -1852,7 +1838,7 @@ cdef class KlaverjasKernel:
         s.nodes = 0
         s.aborted = 0
         kj_arm_limits(s)
-        s.phase_nodes[0] = s.phase_nodes[1] = s.phase_nodes[2] = 0
+        s.phase_nodes[0] = s.phase_nodes[1] = 0
 
     cdef void _load_position(self, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int leader,
                              int accd, int acct, int flags, int tricks_done) noexcept nogil:
@@ -1906,7 +1892,7 @@ cdef class KlaverjasKernel:
         """Stop the next searches after ``node_limit`` nodes or ``time_limit`` seconds."""
         self.s.nodes = 0
         self.s.aborted = 0
-        self.s.phase_nodes[0] = self.s.phase_nodes[1] = self.s.phase_nodes[2] = 0
+        self.s.phase_nodes[0] = self.s.phase_nodes[1] = 0
         self.s.node_limit = 0 if node_limit is None else max(1, int(node_limit))
         self.s.has_deadline = time_limit is not None
         if time_limit is not None:
@@ -1939,7 +1925,7 @@ cdef class KlaverjasKernel:
         the other team's, both teams playing for them."""
         cdef int v
         with nogil:
-            v = kj_mtdf_d(&self.s, -1000, 1000, 0)
+            v = kj_search_d(&self.s, -KJ_INF, KJ_INF)
         return v
 
     @property
@@ -1965,9 +1951,9 @@ cdef class KlaverjasKernel:
 
     @property
     def phase_nodes(self):
-        """Nodes spent since :meth:`set_limits` in the made test, the exact d
-        search and the nat search."""
-        return (self.s.phase_nodes[0], self.s.phase_nodes[1], self.s.phase_nodes[2])
+        """Nodes spent since :meth:`set_limits` in the search of d (made or not,
+        and the exact d when made) and in the nat search."""
+        return (self.s.phase_nodes[0], self.s.phase_nodes[1])
 
     @property
     def aborted(self):

@@ -71,8 +71,11 @@ that last cut a search at the same place of a trick (tricks done, seat to
 play, led suit, winning card so far; for a lead, the suit led to the trick
 before).  The transposition table has buckets of two entries, one cache
 line, and sits on huge pages where Linux allows it.
-``d`` is first tested with a null window (is the hand made?), then solved
-exactly by further null-window tests.
+``d`` is solved by one principal variation search on the window from the made
+threshold up: the first card of each node with a wide window, the others by a
+null-window test that they are no better (searched again if they are).  It fails
+low when the hand is nat; else its value is exact.  The nat search and the roem
+game use null-window tests.
 """
 
 from __future__ import annotations
