@@ -39,6 +39,22 @@ from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 cdef extern from *:
     """
+    /* BMI2's pext where the build enables it (setup.py): the bits of x at the
+       set bits of m, packed together, in one instruction */
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    #define QS_HAS_PEXT 1
+    static inline uint32_t qs_pext32(uint32_t x, uint32_t m) { return _pext_u32(x, m); }
+    #else
+    #define QS_HAS_PEXT 0
+    static inline uint32_t qs_pext32(uint32_t x, uint32_t m) { (void)m; return x; }
+    #endif
+    """
+    int QS_HAS_PEXT
+    uint32_t qs_pext32(uint32_t x, uint32_t m) noexcept nogil
+
+cdef extern from *:
+    """
     #if defined(__GNUC__) || defined(__clang__)
     #define QS_PREFETCH(p) __builtin_prefetch(p)
     #else
@@ -155,12 +171,16 @@ for _m in range(16):
 
 cdef inline uint32_t kj_compress8(uint32_t m, uint32_t x) noexcept nogil:
     """The bits of ``x`` at the set bits of ``m`` (8 bits), packed together."""
+    if QS_HAS_PEXT:
+        return qs_pext32(x, m)
     return KJ_CMP4[((m & 15) << 4) | (x & 15)] | (KJ_CMP4[(m & 0xF0) | (x >> 4)] << KJ_POP4[m & 15])
 
 
 
 cdef inline uint32_t kj_suit_pattern(uint32_t m, int suit) noexcept nogil:
     """8-bit natural-rank pattern of one suit of a card mask."""
+    if QS_HAS_PEXT:
+        return qs_pext32(m, (<uint32_t>0x11111111u) << suit)
     cdef uint32_t y = (m >> suit) & 0x11111111u
     y = (y | (y >> 3)) & 0x03030303u
     # the four 2-bit fields (bytes 0-3) gathered into bits 24-31 by one product
