@@ -413,7 +413,7 @@ cdef inline uint32_t kj_roem_prospects(KJState* s, uint32_t* four, int* stuk) no
     one player holds two; stuk (per trick) when one player holds K and Q; stuk
     per hand when its holder has played both."""
     cdef int n, i
-    cdef uint32_t q, h, a, b, bad = 0, good, cov = 0, rem
+    cdef uint32_t q, m, h, a, b, bad = 0, good, cov = 0, rem
     cdef uint32_t hm[4]
     hm[0] = s.hands[0]
     hm[1] = s.hands[1]
@@ -432,14 +432,17 @@ cdef inline uint32_t kj_roem_prospects(KJState* s, uint32_t* four, int* stuk) no
         good &= ~bad
         cov = good | (good << 4) | (good << 8)
     four[0] = 0
-    for n in range(3, 8):
-        q = (<uint32_t>0xF) << (4 * n)
-        if (rem & q) == q:
-            a = hm[0] & q
-            b = hm[1] & q
-            h = hm[2] & q
-            if a and b and h and (a & (a - 1)) == 0 and (b & (b - 1)) == 0 and (h & (h - 1)) == 0:
-                four[0] |= 1u << n
+    # bit 4 * n for each rank n >= 3 (T J Q K A) of which all four cards are out
+    q = rem & (rem >> 1) & (rem >> 2) & (rem >> 3) & 0x11111000u
+    while q:
+        n = ctz64(q) >> 2
+        q &= q - 1
+        m = (<uint32_t>0xF) << (4 * n)
+        a = hm[0] & m
+        b = hm[1] & m
+        h = hm[2] & m
+        if a and b and h and (a & (a - 1)) == 0 and (b & (b - 1)) == 0 and (h & (h - 1)) == 0:
+            four[0] |= 1u << n
     stuk[0] = 0
     if s.stuk_mode == KJ_STUK_TRICK and (rem & s.stukmask) == s.stukmask:
         for i in range(4):
