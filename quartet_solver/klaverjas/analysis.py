@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..cards import CardSet, CardsLike, Deck, Suit
 from ..errors import InvalidStateError
-from .dd import _solve_deal_line, solve_deal
+from .dd import _deal_value_pit, _solve_deal_line, solve_deal
 from .deal import Deal
 from .rules import SEATS, Rules, seat_index
 from .state import PlayState
@@ -232,21 +232,20 @@ def _sample_deals(hand: CardSet, seat: int, samples: int, seed: int | None) -> l
     return deals
 
 
-def _solve_chunk(pbns: Sequence[str], seat: int, leader: int, rules: Rules) -> list[tuple[int, ...]]:
-    """Nets and pit flags for each deal and trump (c, d, h, s): (net_c, pit_c, net_d, ...).
+def _solve_chunk(deals: Sequence[tuple[int, int, int, int]], seat: int, leader: int,
+                 rules: Rules) -> list[tuple[int, ...]]:
+    """Nets and pit flags for each deal (its hands as kernel masks, ``card index
+    - 20``) and trump (c, d, h, s): (net_c, pit_c, net_d, ...).
 
     The pit flag: the playing team takes all eight tricks on a principal
     variation, taken from the solve's own table; a pit line is worth at least
     ``162 + pit - 20`` (less 20 stuk to the other team), so below that no line
     is made."""
     out = []
-    for pbn in pbns:
-        deal = Deal.parse(pbn)
+    for hands in deals:
         row: list[int] = []
         for suit in _SUIT_ORDER:
-            state = PlayState(deal, suit, seat, leader, rules)
-            net, line = _solve_deal_line(state, line_from=162 + rules.pit - 20)
-            pit = bool(line) and all(t.winner % 2 == seat % 2 for t in state.play_all(line).tricks)
+            net, pit = _deal_value_pit(hands, int(suit), seat, leader, rules, 162 + rules.pit - 20)
             row += [net, int(pit)]
         out.append(tuple(row))
     return out
@@ -288,10 +287,10 @@ def analyse_bid(
     rules = _rules(rules)
     s, d = seat_index(seat), seat_index(dealer)
     leader = (d + 1) % 4
-    pbns = [deal.pbn() for deal in _sample_deals(cards, s, samples, seed)]
+    masks = [tuple(h.mask >> 20 for h in deal.hands) for deal in _sample_deals(cards, s, samples, seed)]
     workers = processes if processes is not None else (os.cpu_count() or 1) if samples >= 100 else 1
-    chunk = max(1, math.ceil(len(pbns) / (4 * max(workers, 1))))
-    chunks = [pbns[i : i + chunk] for i in range(0, len(pbns), chunk)]
+    chunk = max(1, math.ceil(len(masks) / (4 * max(workers, 1))))
+    chunks = [masks[i : i + chunk] for i in range(0, len(masks), chunk)]
     rows: list[tuple[int, ...]] = []
     own_pool = None
     if executor is None and workers > 1:
@@ -301,13 +300,13 @@ def analyse_bid(
             for part in chunks:
                 rows += _solve_chunk(part, s, leader, rules)
                 if progress is not None:
-                    progress(len(rows), len(pbns))
+                    progress(len(rows), len(masks))
         else:
             futures = [executor.submit(_solve_chunk, part, s, leader, rules) for part in chunks]
             for future in futures:
                 rows += future.result()
                 if progress is not None:
-                    progress(len(rows), len(pbns))
+                    progress(len(rows), len(masks))
     finally:
         if own_pool is not None:
             own_pool.shutdown()

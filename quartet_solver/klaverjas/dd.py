@@ -88,7 +88,7 @@ from .._core import KlaverjasKernel
 from ..cards import Card, Rank, Suit
 from ..errors import InvalidStateError
 from .deal import Deal
-from .rules import SEATS, Rules, seat_index
+from .rules import SEATS, Rules, seat_index, trick_winner
 from .state import PlayState
 
 __all__ = ["DDResult", "solve", "solve_deal", "reaches", "is_made", "DEFAULT_TT_BITS"]
@@ -376,3 +376,30 @@ def _solve_deal_line(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS,
     line = [Card.from_index(b + 20) for b in kernel.pv(value)]
     return value, line
 
+
+def _deal_value_pit(hands: tuple[int, int, int, int], trump: int, declarer: int, leader: int,
+                    rules: Rules, pit_from: int, *, tt_bits: int = DEFAULT_TT_BITS) -> tuple[int, bool]:
+    """The value of a full deal (``hands``: the four hands as kernel masks,
+    ``card index - 20``) and whether a principal variation takes all eight
+    tricks for the playing team, which is looked for only when the value is at
+    least ``pit_from``.  The lean path of :func:`~.analysis.analyse_bid`: no
+    :class:`PlayState`, the line from the solve's own table.
+
+    >>> d = Deal.random(seed=3)
+    >>> masks = tuple(h.mask >> 20 for h in d.hands)
+    >>> _deal_value_pit(masks, 0, 0, 1, Rules.AMSTERDAM, 0)[0] == solve_deal(d, "c", "N", "E")
+    True
+    """
+    kernel = _kernel(tt_bits)
+    kernel.set_limits(None, None)
+    value = kernel.solve_deal(*hands, trump, leader, declarer % 2, rules.variant == "rotterdam",
+                              _STUK[rules.stuk], rules.pit, rules.tie_is_nat)
+    if value < pit_from:
+        return value, False
+    cards = [Card.from_index(b + 20) for b in kernel.pv(value)]
+    suit = Suit(trump)
+    for t in range(0, len(cards), 4):
+        leader = (leader + trick_winner(cards[t : t + 4], suit)) % 4
+        if leader % 2 != declarer % 2:
+            return value, False
+    return value, len(cards) == 32
