@@ -18,7 +18,8 @@
 #      entry per position serves every score).  It lies between base - R and
 #      base (base = -(162 + roem so far)), R the value of the roem game (mode R,
 #      "search_r": future roem + pit, P minimises, nobody plays for the hand),
-#      which often settles it.
+#      which is cheaper to search: its tests settle many values of h, and its
+#      table's upper bounds of R are lower bounds of h in the h search.
 # All searches are fail-soft alpha-beta with one transposition table of bounds
 # (probed at trick boundaries only; in its key, zero-point cards that can be in
 # no run move down to the lowest ranks of their suit) and, with three tricks left
@@ -1492,6 +1493,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
+    cdef KJEntry* er
     cdef KJTwinKey tw
     cdef KJUndo u
     cdef uint32_t key[4]
@@ -1529,6 +1531,10 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             return KJ_BIG if v > need else base
         # bounds: h in [base - xub, base] or BIG
         lo_b = base - xub
+        # the roem game's table: h >= base - R (see kj_value)
+        er = kj_find(s, key, h, meta | 32)
+        if er != NULL and er.hi < 32000 and base - er.hi > lo_b:
+            lo_b = base - er.hi
         hi_b = base if (dmax <= need or (ed != NULL and ed.hi <= need)) else KJ_BIG
         if hi_b <= a:
             return hi_b
@@ -1688,10 +1694,21 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
 
 cdef int kj_mtdf_n(KJState* s, int lower, int upper, int guess) noexcept nogil:
     """Exact h by MTD(f): null-window tests from ``guess``, knowing ``lower <= h
-    <= upper``; the nat value is below BIG."""
-    cdef int g = guess, beta, r
+    <= upper``; the nat value is below BIG.  Below ``guess`` (which a roem-game
+    test has already tried, see :func:`kj_value`), each test of ``h >= x`` is
+    first tried as the cheaper test ``R <= base - x`` of the roem game."""
+    cdef int g = guess, beta, r, base = -(162 + s.d.acct), vr
     while lower < upper:
         beta = g + 1 if g == lower else g
+        if beta < guess and beta > lower:
+            # the roem game first: h >= base - R, and it is cheaper to search
+            vr = kj_search_r(s, base - beta, base - beta + 1)
+            if s.aborted:
+                return 0
+            if vr <= base - beta:
+                lower = base - vr
+                g = lower
+                continue
         r = kj_search_n(s, beta - 1, beta)
         if s.aborted:
             return 0
@@ -1723,8 +1740,14 @@ cdef int kj_value(KJState* s) noexcept nogil:
     if v > need:
         return s.d.accd + v
     # nat: the value is base - (roem + pit to come), base = -(162 + roem so
-    # far), so at most base.  First: made or no more roem (value base)?
+    # far), so at most base, and at least base - R (R the roem game's value, see
+    # below).  First: R = 0 (a test of the roem game, which is cheaper to search
+    # than h), else made or no more roem (value base)?
     base = -(162 + s.d.acct)
+    v = kj_search_r(s, 0, 1)
+    if s.aborted or v <= 0:
+        s.phase_nodes[1] += s.nodes - n0
+        return base
     r = kj_search_n(s, base - 1, base)
     if s.aborted or r >= base:
         s.phase_nodes[1] += s.nodes - n0

@@ -37,8 +37,11 @@ In case 2 the value lies between ``base - R`` and ``base``, where ``base =
 pit still to come, which the playing team minimises and the other team
 maximises, nobody playing for the hand): the playing team's ``R``-optimal
 strategy holds every nat outcome to ``net >= base - R`` and made outcomes are
-worth more.  So after one test has shown ``value <= r < base``, a roem-game test
-``R <= base - r`` settles ``value = r``; only otherwise does the ``h`` search go on.
+worth more.  The roem game is cheaper to search than ``h``, so it is tried
+first: ``R = 0`` settles ``value = base``; after a test of ``h`` has shown
+``value <= r < base``, ``R <= base - r`` settles ``value = r``; each later test
+``h >= x`` is first tried as ``R <= base - x``; and in the ``h`` search the
+roem game's table entries (upper bounds of ``R``) are lower bounds of ``h``.
 
 All are fail-soft alpha-beta searches with one transposition table of bounds,
 keyed by the exact remaining hands, the leader and the two "won every trick so
