@@ -1692,23 +1692,21 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef int kj_mtdf_n(KJState* s, int lower, int upper, int guess) noexcept nogil:
-    """Exact h by MTD(f): null-window tests from ``guess``, knowing ``lower <= h
-    <= upper``; the nat value is below BIG.  Below ``guess`` (which a roem-game
-    test has already tried, see :func:`kj_value`), each test of ``h >= x`` is
-    first tried as the cheaper test ``R <= base - x`` of the roem game."""
-    cdef int g = guess, beta, r, base = -(162 + s.d.acct), vr
+cdef int kj_mtdf_n(KJState* s, int upper) noexcept nogil:
+    """Exact h of a nat position with ``h <= upper`` by MTD(f): null-window
+    tests down from ``upper``.  Each test ``h >= x`` is first tried as the
+    test ``R <= base - x`` of the roem game, which is cheaper to search and
+    suffices (``h >= base - R``, see :func:`kj_value`)."""
+    cdef int g = upper, lower = -KJ_INF, beta, r, base = -(162 + s.d.acct)
     while lower < upper:
         beta = g + 1 if g == lower else g
-        if beta < guess and beta > lower:
-            # the roem game first: h >= base - R, and it is cheaper to search
-            vr = kj_search_r(s, base - beta, base - beta + 1)
-            if s.aborted:
-                return 0
-            if vr <= base - beta:
-                lower = base - vr
-                g = lower
-                continue
+        r = kj_search_r(s, base - beta, base - beta + 1)
+        if s.aborted:
+            return 0
+        if r <= base - beta:
+            lower = base - r if base - r < upper else upper
+            g = lower
+            continue
         r = kj_search_n(s, beta - 1, beta)
         if s.aborted:
             return 0
@@ -1722,7 +1720,7 @@ cdef int kj_mtdf_n(KJState* s, int lower, int upper, int guess) noexcept nogil:
 
 cdef int kj_value(KJState* s) noexcept nogil:
     """Exact net score of the playing team from the current position."""
-    cdef int need, v, base, r
+    cdef int need, v
     if s.d.tricks_done == 8:
         if s.d.accd > s.thr:
             return s.d.accd
@@ -1740,28 +1738,11 @@ cdef int kj_value(KJState* s) noexcept nogil:
     if v > need:
         return s.d.accd + v
     # nat: the value is base - (roem + pit to come), base = -(162 + roem so
-    # far), so at most base, and at least base - R (R the roem game's value, see
-    # below).  First: R = 0 (a test of the roem game, which is cheaper to search
-    # than h), else made or no more roem (value base)?
-    base = -(162 + s.d.acct)
-    v = kj_search_r(s, 0, 1)
-    if s.aborted or v <= 0:
-        s.phase_nodes[1] += s.nodes - n0
-        return base
-    r = kj_search_n(s, base - 1, base)
-    if s.aborted or r >= base:
-        s.phase_nodes[1] += s.nodes - n0
-        return base
-    # the value is at most r < base.  Whatever the other team does, the playing
-    # team can hold the roem to the roem game's value R (and a made hand is
-    # worth even more), so the value is at least base - R: if R <= base - r
-    # the value is r
-    need = base - r
-    v = kj_search_r(s, need, need + 1)
-    if s.aborted or v <= need:
-        s.phase_nodes[1] += s.nodes - n0
-        return r
-    v = kj_mtdf_n(s, -KJ_INF, r, r)
+    # far), so at most base.  Whatever the other team does, the playing team
+    # can hold the roem to the roem game's value R (and a made hand is worth
+    # even more), so the value is at least base - R: a test of the roem game
+    # often settles a test of h (kj_mtdf_n)
+    v = kj_mtdf_n(s, -(162 + s.d.acct))
     s.phase_nodes[1] += s.nodes - n0
     return v
 

@@ -37,11 +37,12 @@ In case 2 the value lies between ``base - R`` and ``base``, where ``base =
 pit still to come, which the playing team minimises and the other team
 maximises, nobody playing for the hand): the playing team's ``R``-optimal
 strategy holds every nat outcome to ``net >= base - R`` and made outcomes are
-worth more.  The roem game is cheaper to search than ``h``, so it is tried
-first: ``R = 0`` settles ``value = base``; after a test of ``h`` has shown
-``value <= r < base``, ``R <= base - r`` settles ``value = r``; each later test
-``h >= x`` is first tried as ``R <= base - x``; and in the ``h`` search the
-roem game's table entries (upper bounds of ``R``) are lower bounds of ``h``.
+worth more.  The roem game is cheaper to search than ``h``, so the exact ``h``
+comes from null-window tests down from ``base`` (MTD(f)), each test ``h >= x``
+first tried as the test ``R <= base - x`` (``R = 0`` settles ``value = base``;
+after a test has shown ``value <= r``, ``R <= base - r`` settles ``value = r``);
+and in the ``h`` search the roem game's table entries (upper bounds of ``R``)
+are lower bounds of ``h``.
 
 All are fail-soft alpha-beta searches with one transposition table of bounds,
 keyed by the exact remaining hands, the leader and the two "won every trick so
