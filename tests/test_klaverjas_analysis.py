@@ -112,6 +112,29 @@ def test_analyse_bid_matches_manual_sampling():
         assert d.hand("S") == hand and sum(len(h) for h in d.hands) == 32
 
 
+def test_deal_value_pit_matches_play_state_replay():
+    """The lean path of analyse_bid (kernel masks, the pit flag from trick
+    winners along the solve's own line) against solve_deal and a replay of the
+    line through PlayState, on strong hands where pit lines occur."""
+    from quartet_solver.cards import CardSet
+    from quartet_solver.klaverjas.analysis import _sample_deals
+    from quartet_solver.klaverjas.dd import _deal_value_pit, _solve_deal_line
+
+    rules = kj.Rules.AMSTERDAM
+    pits = 0
+    for d in _sample_deals(CardSet("Jh 9h Ah Th As Ks Ad 7c"), 1, 6, 3):
+        masks = tuple(h.mask >> 20 for h in d.hands)
+        for t, suit in enumerate(SUITS):
+            value, pit = _deal_value_pit(masks, t, 1, 1, rules, 0)
+            state = kj.PlayState(d, suit, "E", "E", rules)
+            v2, line = _solve_deal_line(state)
+            assert value == v2 == solve_deal(d, suit, declarer="E", leader="E")
+            want = all(tr.winner % 2 == 1 for tr in state.play_all(line).tricks)
+            assert pit == want
+            pits += pit
+    assert pits > 0
+
+
 def test_analyse_bid_errors():
     with pytest.raises(InvalidStateError, match="8 cards"):
         analyse_bid("Jh 9h", samples=2)
