@@ -284,9 +284,10 @@ def reaches(state: PlayState, target: int, *, tt_bits: int = DEFAULT_TT_BITS) ->
     """Whether the playing team's exact net score from ``state`` (any position,
     mid-trick included) is at least ``target`` under optimal play by both teams.
 
-    One null-window search answers it, where the exact value takes several, so
-    it is usually much cheaper than :func:`solve`; a ``target`` close to the
-    value costs the most.  :func:`is_made` is ``reaches(state, 0)``.
+    One null-window search answers it, where the exact value takes a search
+    with a wide window (and, when the hand is nat, several tests), so it is
+    usually much cheaper than :func:`solve`; a ``target`` close to the value
+    costs the most.  :func:`is_made` is ``reaches(state, 0)``.
 
     >>> from quartet_solver.klaverjas import Deal, PlayState
     >>> st = PlayState(Deal.random(seed=3), trump="h", declarer="N", leader="E")
