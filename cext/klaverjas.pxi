@@ -10,7 +10,8 @@
 # outcome for P, so (proofs in the module docstring of quartet_solver.klaverjas.dd):
 #   1. D = minimax value of the ADDITIVE future d (mode D, "search_d"), by one
 #      principal variation search on the window (thr - acc_d, inf): it fails
-#      low when the hand is nat;
+#      low when the hand is nat (at its wide-window nodes the cards are ordered
+#      by an estimate to the end of the trick, kj_order_pv);
 #   2. if acc_d + D > thr the value is acc_d + D;
 #   3. else the value is the minimax of h = BIG if made else -(162 + roem + pit)
 #      (mode N, "search_n", absolute values; h - base depends on the position
@@ -1385,6 +1386,87 @@ cdef inline void kj_twin_store_n(KJState* s, KJTwinKey* p, int need, int dmax, i
     kj_merge_n(&t.lo, &t.hi, &t.nlo, &t.nhi, need, dmax, base, best, a0, b0)
 
 
+cdef int kj_estimate(KJState* s, int stop, int alpha, int beta) noexcept nogil:
+    """An estimate of the future d for move ordering: alpha-beta to the trick
+    boundary with ``stop`` tricks done, where the middle of the cheap bounds
+    (:func:`kj_future_bounds`) values the position (the last trick exactly)."""
+    cdef int seat, maxi, c, v, best, a = alpha, b = beta, delta, before, dmin, dmax, xub, po
+    cdef uint32_t legal
+    cdef KJUndo u
+    if kj_check_limits(s):
+        return 0
+    if s.d.ntrick == 0:
+        if s.d.tricks_done == 8:
+            return 0
+        if s.d.tricks_done == 7:
+            kj_last_trick(s, &dmin, &xub)
+            return dmin - s.d.accd
+        if s.d.tricks_done >= stop:
+            kj_future_bounds(s, &dmin, &dmax, &xub, &po)
+            return (dmin + dmax) // 2
+    seat = (s.d.leader + s.d.ntrick) & 3
+    maxi = (seat & 1) == s.playing
+    legal = kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat]))
+    best = -KJ_INF if maxi else KJ_INF
+    while legal:
+        c = ctz64(legal)
+        legal &= legal - 1
+        before = s.d.accd
+        kj_play(s, seat, c, &u)
+        delta = s.d.accd - before
+        v = delta + kj_estimate(s, stop, a - delta, b - delta)
+        kj_undo(s, seat, c, &u)
+        if maxi:
+            if v > best:
+                best = v
+                if best > a:
+                    a = best
+        else:
+            if v < best:
+                best = v
+                if best < b:
+                    b = best
+        if a >= b:
+            break
+    return best
+
+
+cdef int kj_order_pv(KJState* s, uint32_t legal, int first, int maxi, int* out) noexcept nogil:
+    """The cards of a principal-variation node of the ``d`` search in search
+    order: ``first`` (the killer) if legal, then the others by their
+    :func:`kj_estimate` to the end of the trick, the best for the side to move
+    first.  At such nodes (a wide window) a card found better than the first
+    must be searched again with a wide window, so ordering them well pays;
+    there are few of them.  Returns the number of cards put in ``out``."""
+    cdef int sc[32]
+    cdef int cnt = 0, c, i, before, seat = (s.d.leader + s.d.ntrick) & 3
+    cdef KJUndo u
+    if (legal & (legal - 1)) == 0:
+        out[0] = ctz64(legal)
+        return 1
+    while legal:
+        c = ctz64(legal)
+        legal &= legal - 1
+        if c == first:
+            sc[c] = KJ_INF
+        else:
+            before = s.d.accd
+            kj_play(s, seat, c, &u)
+            sc[c] = (s.d.accd - before) + kj_estimate(
+                s, s.d.tricks_done + (1 if s.d.ntrick else 0), -KJ_INF, KJ_INF)
+            kj_undo(s, seat, c, &u)
+            if not maxi:
+                sc[c] = -sc[c]
+        # insertion sort, descending
+        i = cnt
+        while i > 0 and sc[out[i - 1]] < sc[c]:
+            out[i] = out[i - 1]
+            i -= 1
+        out[i] = c
+        cnt += 1
+    return cnt
+
+
 cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     """Minimax of the future d (P's view) from the current position, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
@@ -1433,8 +1515,12 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             return 0
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
-        cnt = kj_stage(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0], ttbest,
-                       moves, 0, &rest)
+        if b - a > 1:
+            cnt = kj_order_pv(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0],
+                              maxi, moves)
+        else:
+            cnt = kj_stage(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0],
+                           ttbest, moves, 0, &rest)
         best = -KJ_INF if maxi else KJ_INF
     i = 0
     while i < cnt:
