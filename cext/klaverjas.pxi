@@ -10,8 +10,9 @@
 # outcome for P, so (proofs in the module docstring of quartet_solver.klaverjas.dd):
 #   1. D = minimax value of the ADDITIVE future d (mode D, "search_d"), by one
 #      principal variation search on the window (thr - acc_d, inf): it fails
-#      low when the hand is nat (at its wide-window nodes the cards are ordered
-#      by an estimate to the end of the trick, kj_order_pv);
+#      low when the hand is nat (at its wide-window nodes and in the first two
+#      tricks the cards are ordered by an estimate to the end of the trick,
+#      kj_order_pv);
 #   2. if acc_d + D > thr the value is acc_d + D;
 #   3. else the value is the minimax of h = BIG if made else -(162 + roem + pit)
 #      (mode N, "search_n", absolute values; h - base depends on the position
@@ -121,6 +122,7 @@ cdef enum:
     KJ_STUK_OFF = 2
     KJ_TWAYS = 4              # slots of a twin-table bucket
     KJ_TWIN_LAST = 5          # twins at trick boundaries with this many tricks done or fewer
+    KJ_EST_TRICKS = 2         # the d search orders by estimate in the first tricks (kj_order_pv)
 
 # trick power by natural rank (7 8 9 T J Q K A)
 cdef int KJ_TPOW[8]
@@ -1432,12 +1434,13 @@ cdef int kj_estimate(KJState* s, int stop, int alpha, int beta) noexcept nogil:
 
 
 cdef int kj_order_pv(KJState* s, uint32_t legal, int first, int maxi, int* out) noexcept nogil:
-    """The cards of a principal-variation node of the ``d`` search in search
-    order: ``first`` (the killer) if legal, then the others by their
-    :func:`kj_estimate` to the end of the trick, the best for the side to move
-    first.  At such nodes (a wide window) a card found better than the first
-    must be searched again with a wide window, so ordering them well pays;
-    there are few of them.  Returns the number of cards put in ``out``."""
+    """The cards of a node of the ``d`` search in search order: ``first`` (the
+    killer) if legal, then the others by their :func:`kj_estimate` to the end
+    of the trick, the best for the side to move first.  For the nodes where
+    ordering well pays most: those with a wide window (principal variation
+    nodes: a card found better than the first is searched again with a wide
+    window), and those of the first ``KJ_EST_TRICKS`` tricks (the largest
+    subtrees); both are few.  Returns the number of cards put in ``out``."""
     cdef int sc[32]
     cdef int cnt = 0, c, i, before, seat = (s.d.leader + s.d.ntrick) & 3
     cdef KJUndo u
@@ -1515,7 +1518,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             return 0
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
-        if b - a > 1:
+        if b - a > 1 or s.d.tricks_done < KJ_EST_TRICKS:
             cnt = kj_order_pv(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0],
                               maxi, moves)
         else:
