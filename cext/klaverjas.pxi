@@ -12,7 +12,7 @@
 #      principal variation search on the window (thr - acc_d, inf): it fails
 #      low when the hand is nat (at its wide-window nodes and in the first two
 #      tricks the cards are ordered by an estimate to the end of the trick,
-#      kj_order_pv);
+#      kj_order_by_estimate);
 #   2. if acc_d + D > thr the value is acc_d + D;
 #   3. else the value is the minimax of h = BIG if made else -(162 + roem + pit)
 #      (mode N, "search_n", absolute values; h - base depends on the position
@@ -122,7 +122,7 @@ cdef enum:
     KJ_STUK_OFF = 2
     KJ_TWAYS = 4              # slots of a twin-table bucket
     KJ_TWIN_LAST = 5          # twins at trick boundaries with this many tricks done or fewer
-    KJ_EST_TRICKS = 2         # the d search orders by estimate in the first tricks (kj_order_pv)
+    KJ_EST_TRICKS = 2         # d-search nodes of the first tricks: kj_order_by_estimate
 
 # trick power by natural rank (7 8 9 T J Q K A)
 cdef int KJ_TPOW[8]
@@ -1433,7 +1433,8 @@ cdef int kj_estimate(KJState* s, int stop, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef int kj_order_pv(KJState* s, uint32_t legal, int first, int maxi, int* out) noexcept nogil:
+cdef int kj_order_by_estimate(KJState* s, uint32_t legal, int first, int maxi,
+                              int* out) noexcept nogil:
     """The cards of a node of the ``d`` search in search order: ``first`` (the
     killer) if legal, then the others by their :func:`kj_estimate` to the end
     of the trick, the best for the side to move first.  For the nodes where
@@ -1519,8 +1520,8 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
         if b - a > 1 or s.d.tricks_done < KJ_EST_TRICKS:
-            cnt = kj_order_pv(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0],
-                              maxi, moves)
+            cnt = kj_order_by_estimate(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])),
+                                       kp[0], maxi, moves)
         else:
             cnt = kj_stage(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0],
                            ttbest, moves, 0, &rest)
