@@ -1483,7 +1483,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     cdef uint32_t key[4]
     cdef int moves[8]
     cdef int8_t* kp = NULL
-    cdef uint32_t rest = 0
+    cdef uint32_t rest = 0, legal
     if kj_check_limits(s):
         return 0
     if n == 0:
@@ -1519,12 +1519,11 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             return 0
     else:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
+        legal = kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat]))
         if b - a > 1 or s.d.tricks_done < KJ_EST_TRICKS:
-            cnt = kj_order_by_estimate(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])),
-                                       kp[0], maxi, moves)
+            cnt = kj_order_by_estimate(s, legal, kp[0], maxi, moves)
         else:
-            cnt = kj_stage(s, kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat])), kp[0],
-                           ttbest, moves, 0, &rest)
+            cnt = kj_stage(s, legal, kp[0], ttbest, moves, 0, &rest)
         best = -KJ_INF if maxi else KJ_INF
     i = 0
     while i < cnt:

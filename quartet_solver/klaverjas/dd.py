@@ -343,20 +343,20 @@ def solve_deal(
     True
     """
     deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
-    trump = _suit(trump)
     rules = rules if isinstance(rules, Rules) else Rules.named(rules)
     kernel = _kernel(tt_bits)
+    return _solve_masks(kernel, tuple(h.mask >> 20 for h in deal.hands), int(_suit(trump)),
+                        seat_index(declarer), seat_index(leader), rules)
+
+
+def _solve_masks(kernel: KlaverjasKernel, hands: tuple[int, ...], trump: int, declarer: int,
+                 leader: int, rules: Rules) -> int:
+    """:meth:`KlaverjasKernel.solve_deal` for a full deal given as the four
+    hands' kernel masks (``card index - 20``) and seat indices; the position
+    stays loaded, so :meth:`KlaverjasKernel.pv` can follow."""
     kernel.set_limits(None, None)
-    return kernel.solve_deal(
-        *(h.mask >> 20 for h in deal.hands),
-        int(trump),
-        seat_index(leader),
-        seat_index(declarer) % 2,
-        rules.variant == "rotterdam",
-        _STUK[rules.stuk],
-        rules.pit,
-        rules.tie_is_nat,
-    )
+    return kernel.solve_deal(*hands, trump, leader, declarer % 2, rules.variant == "rotterdam",
+                             _STUK[rules.stuk], rules.pit, rules.tie_is_nat)
 
 
 def _solve_deal_line(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS,
@@ -386,8 +386,8 @@ def _solve_deal_line(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS,
     return value, line
 
 
-def _deal_value_pit(hands: tuple[int, int, int, int], trump: int, declarer: int, leader: int,
-                    rules: Rules, pit_from: int, *, tt_bits: int = DEFAULT_TT_BITS) -> tuple[int, bool]:
+def _deal_value_pit(hands: tuple[int, ...], trump: int, declarer: int, leader: int, rules: Rules,
+                    pit_from: int, *, tt_bits: int = DEFAULT_TT_BITS) -> tuple[int, bool]:
     """The value of a full deal (``hands``: the four hands as kernel masks,
     ``card index - 20``) and whether a principal variation takes all eight
     tricks for the playing team, which is looked for only when the value is at
@@ -400,9 +400,7 @@ def _deal_value_pit(hands: tuple[int, int, int, int], trump: int, declarer: int,
     True
     """
     kernel = _kernel(tt_bits)
-    kernel.set_limits(None, None)
-    value = kernel.solve_deal(*hands, trump, leader, declarer % 2, rules.variant == "rotterdam",
-                              _STUK[rules.stuk], rules.pit, rules.tie_is_nat)
+    value = _solve_masks(kernel, hands, trump, declarer, leader, rules)
     if value < pit_from:
         return value, False
     cards = [Card.from_index(b + 20) for b in kernel.pv(value)]
