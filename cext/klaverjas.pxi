@@ -20,8 +20,9 @@
 #      entry per position serves every score).  It lies between base - R and
 #      base (base = -(162 + roem so far)), R the value of the roem game (mode R,
 #      "search_r": future roem + pit, P minimises, nobody plays for the hand),
-#      which is cheaper to search: its tests settle many values of h, and its
-#      table's upper bounds of R are lower bounds of h in the h search.
+#      which is cheaper to search: its tests settle many values of h, its
+#      table's upper bounds of R are lower bounds of h in the h search, and
+#      where the other team leads a trick a roem-game test goes first there.
 # All searches are fail-soft alpha-beta with one transposition table of bounds
 # (probed at trick boundaries only; in its key, zero-point cards that can be in
 # no run move down to the lowest ranks of their suit) and, with three tricks left
@@ -1643,6 +1644,16 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
             ttbest = ed.best
+        if b - a == 1 and b <= base and (s.d.leader & 1) != s.playing and s.d.tricks_done < 6:
+            # the other team leads: a test of the roem game (h >= base - R) may
+            # show h >= b for all its cards at once, and it is cheaper than the
+            # h search (paired: 0.95-0.98x time, 0.96-0.97x nodes); where the
+            # playing team leads or with two tricks left it does not pay
+            v = kj_search_r(s, base - b, base - b + 1)
+            if s.aborted:
+                return 0
+            if v <= base - b:
+                return base - v
     a0 = a
     b0 = b
     seat = (s.d.leader + n) & 3

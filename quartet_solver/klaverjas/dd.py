@@ -42,7 +42,9 @@ comes from null-window tests down from ``base`` (MTD(f)), each test ``h >= x``
 first tried as the test ``R <= base - x`` (``R = 0`` settles ``value = base``;
 after a test has shown ``value <= r``, ``R <= base - r`` settles ``value = r``);
 and in the ``h`` search the roem game's table entries (upper bounds of ``R``)
-are lower bounds of ``h``.
+are lower bounds of ``h``; where the other team leads a trick (with three
+tricks left or more), a test of the roem game goes before the ``h`` search
+there: it can show ``h >= x`` for all that team's leads at once.
 
 All are fail-soft alpha-beta searches with one transposition table of bounds,
 keyed by the exact remaining hands, the leader and the two "won every trick so
