@@ -247,6 +247,7 @@ ctypedef struct KJState:
     KJDyn d
     # transposition table (its key: kj_canon)
     int key_tricks
+    int rtest_tricks          # roem-game tests in the nat search with this many tricks left or more
     KJEntry* tt
     uint64_t ttmask
     KJTwin* tw                # the twin table (kj_twin_key), used unless ``twins`` is 0
@@ -1644,11 +1645,13 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
             ttbest = ed.best
-        if b - a == 1 and b <= base and (s.d.leader & 1) != s.playing and s.d.tricks_done < 6:
+        if (b - a == 1 and b <= base and (s.d.leader & 1) != s.playing
+                and 8 - s.d.tricks_done >= s.rtest_tricks):
             # the other team leads: a test of the roem game (h >= base - R) may
             # show h >= b for all its cards at once, and it is cheaper than the
             # h search (paired: 0.95-0.98x time, 0.96-0.97x nodes); where the
             # playing team leads or with two tricks left it does not pay
+            # (rtest_tricks: 3, lower in tests)
             v = kj_search_r(s, base - b, base - b + 1)
             if s.aborted:
                 return 0
@@ -1911,6 +1914,7 @@ cdef class KlaverjasKernel:
         self.s.twmask = ((<uint64_t>1) << self.tw_bits) - 1
         self.s.gen = 0
         self.s.key_tricks = 5
+        self.s.rtest_tricks = 3
 
     def __dealloc__(self):
         if self.tt_raw != NULL:
@@ -2031,6 +2035,18 @@ cdef class KlaverjasKernel:
         left (internal, for tests; default 5).  Starts a new table generation."""
         self.s.key_tricks = n
         self._new_generation()
+
+    def set_roem_test_tricks(self, int n):
+        """Try the roem-game test where the other team leads (in the nat search)
+        only with at least ``n`` tricks left (internal, for tests; default 3).
+        Starts a new table generation."""
+        self.s.rtest_tricks = n
+        self._new_generation()
+
+    @property
+    def roem_test_tricks(self):
+        """See :meth:`set_roem_test_tricks`."""
+        return self.s.rtest_tricks
 
     def set_twins(self, bint on):
         """Use the twin table (default) or not (internal, for tests).  Starts a

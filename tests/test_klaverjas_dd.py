@@ -179,6 +179,26 @@ def test_endgames_against_minimax_with_table_keys_at_every_depth(rules):
         kernel.set_key_tricks(default)
 
 
+@pytest.mark.parametrize("rules", RULESETS, ids=str)
+def test_endgames_against_minimax_with_roem_tests_at_every_depth(rules):
+    """The seeded endgame check again, with the nat search's roem-game tests
+    (tried where the other team leads) down to two tricks left, by default only
+    with three or more: endgames this small reach that code only then."""
+    kernel = _kernel(DEFAULT_TT_BITS)
+    default = kernel.roem_test_tricks
+    kernel.set_roem_test_tricks(2)
+    try:
+        rng = random.Random(700 + (zlib.crc32(str(rules).encode()) & 0xFFFF))
+        for i in range(12):
+            if i % 2:
+                st = close_endgame(rng, 3, extra=i % 4, rules=rules)
+            else:
+                st = random_endgame(rng, 3, extra=i % 4, rules=rules, bias=(0.0, 0.5, 0.9)[i % 3])
+            check(st)
+    finally:
+        kernel.set_roem_test_tricks(default)
+
+
 def _max_future_roem(st: PlayState) -> int:
     """The most roem any continuation can still score (exhaustive)."""
     if st.is_over:
@@ -417,6 +437,32 @@ def test_reaches_against_minimax(seed, tricks_left, extra, rules, bias):
     for t in _targets(st, value, rng):
         assert reaches(st, t) == (value >= t), (t, value, repr(st))
     assert is_made(st) == (not st.play_all(solve(st).pv).result().nat)
+
+
+def test_reaches_in_the_nat_range_where_the_other_team_leads():
+    """Nat-range tests of endgames at a trick boundary where the other team
+    leads: the null-window search starts with a test of the roem game there (also
+    with two tricks left here, see the test hook), which decides many of them."""
+    kernel = _kernel(DEFAULT_TT_BITS)
+    default = kernel.roem_test_tricks
+    kernel.set_roem_test_tricks(2)
+    try:
+        rng = random.Random(41)
+        checked = 0
+        while checked < 40:
+            rules = RULESETS[checked % len(RULESETS)]
+            st = random_endgame(rng, 2 + checked % 2, extra=0, rules=rules, bias=rng.choice([0.0, 0.5]))
+            if st.to_move_index % 2 == st.playing_team:
+                continue
+            value = minimax(st)
+            base = -(162 + sum(st.roem))
+            if value > base - 20:
+                continue            # no roem to concede: nothing to decide
+            for t in sorted({value - 1, value, value + 1, base - 20, base - 21, base}):
+                assert reaches(st, t) == (value >= t), (t, value, repr(st))
+            checked += 1
+    finally:
+        kernel.set_roem_test_tricks(default)
 
 
 def test_reaches_on_full_deals_and_finished_hands():
