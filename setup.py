@@ -34,7 +34,6 @@ directives = {
 }
 
 
-
 def bit_instruction_args() -> list[str]:
     """Compiler flags for the bit instructions of this machine's processor (see
     the module docstring); none when it lacks one, runs ``pext`` slowly (AMD

@@ -8,6 +8,7 @@ straight on top of PlayState).
 
 from __future__ import annotations
 
+import contextlib
 import random
 import zlib
 
@@ -163,20 +164,28 @@ def test_table_key_positions_are_the_same_game():
     assert moved >= 60
 
 
+@contextlib.contextmanager
+def kernel_depth(name: str, tricks: int):
+    """The shared kernel with its test hook ``set_<name>`` at ``tricks`` (a
+    search feature used from that many tricks left on), restored afterwards."""
+    kernel = _kernel(DEFAULT_TT_BITS)
+    default = getattr(kernel, name)
+    getattr(kernel, "set_" + name)(tricks)
+    try:
+        yield kernel
+    finally:
+        getattr(kernel, "set_" + name)(default)
+
+
 @pytest.mark.parametrize("rules", RULESETS, ids=str)
 def test_endgames_against_minimax_with_table_keys_at_every_depth(rules):
     """The seeded endgame check again, with dead low cards moved in the table
     key at every trick boundary (by default only with five or more tricks left)."""
-    kernel = _kernel(DEFAULT_TT_BITS)
-    default = kernel.key_tricks
-    kernel.set_key_tricks(1)
-    try:
+    with kernel_depth("key_tricks", 1):
         rng = random.Random(500 + (zlib.crc32(str(rules).encode()) & 0xFFFF))
         for i in range(16):
             st = random_endgame(rng, 3, extra=i % 4, rules=rules, bias=(0.0, 0.5, 0.9)[i % 3])
             check(st)
-    finally:
-        kernel.set_key_tricks(default)
 
 
 @pytest.mark.parametrize("rules", RULESETS, ids=str)
@@ -184,10 +193,7 @@ def test_endgames_against_minimax_with_roem_tests_at_every_depth(rules):
     """The seeded endgame check again, with the nat search's roem-game tests
     (tried where the other team leads) down to two tricks left, by default only
     with three or more: endgames this small reach that code only then."""
-    kernel = _kernel(DEFAULT_TT_BITS)
-    default = kernel.roem_test_tricks
-    kernel.set_roem_test_tricks(2)
-    try:
+    with kernel_depth("roem_test_tricks", 2):
         rng = random.Random(700 + (zlib.crc32(str(rules).encode()) & 0xFFFF))
         for i in range(12):
             if i % 2:
@@ -195,8 +201,6 @@ def test_endgames_against_minimax_with_roem_tests_at_every_depth(rules):
             else:
                 st = random_endgame(rng, 3, extra=i % 4, rules=rules, bias=(0.0, 0.5, 0.9)[i % 3])
             check(st)
-    finally:
-        kernel.set_roem_test_tricks(default)
 
 
 def _max_future_roem(st: PlayState) -> int:
@@ -443,10 +447,7 @@ def test_reaches_in_the_nat_range_where_the_other_team_leads():
     """Nat-range tests of endgames at a trick boundary where the other team
     leads: the null-window search starts with a test of the roem game there (also
     with two tricks left here, see the test hook), which decides many of them."""
-    kernel = _kernel(DEFAULT_TT_BITS)
-    default = kernel.roem_test_tricks
-    kernel.set_roem_test_tricks(2)
-    try:
+    with kernel_depth("roem_test_tricks", 2):
         rng = random.Random(41)
         checked = 0
         while checked < 40:
@@ -461,8 +462,6 @@ def test_reaches_in_the_nat_range_where_the_other_team_leads():
             for t in sorted({value - 1, value, value + 1, base - 20, base - 21, base}):
                 assert reaches(st, t) == (value >= t), (t, value, repr(st))
             checked += 1
-    finally:
-        kernel.set_roem_test_tricks(default)
 
 
 def test_reaches_on_full_deals_and_finished_hands():
