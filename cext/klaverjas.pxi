@@ -27,7 +27,8 @@
 # (probed at trick boundaries only; in its key, zero-point cards that can be in
 # no run move down to the lowest ranks of their suit) and, with three tricks left
 # or more, a twin table: positions with the same holders of each suit's cards by
-# power order and the same roem prospects are the same game but for the card
+# power order and the same roem cards (those still out that can be in a roem:
+# kj_roem_cov) at the same places by power are the same game but for the card
 # points, so a twin's bounds bound the position, widened by the point difference
 # in mode D, at a shifted need in mode N and as they are in mode R
 # (kj_twin_key); cheap upper/lower bounds
@@ -160,7 +161,6 @@ cdef uint8_t KJ_NAT2PPOW[256]
 cdef int KJ_POWPT[2][8]
 cdef uint8_t KJ_CMP4[256]
 cdef uint8_t KJ_POP4[16]
-cdef uint32_t KJ_SUITBYTES[16]   # the bytes of the suits of a 4-bit suit set
 for _m in range(256):
     KJ_NAT2PPOW[_m] = sum(1 << (KJ_PPOW[_r] - 1) for _r in range(8) if (_m >> _r) & 1)
 for _r in range(8):
@@ -168,7 +168,6 @@ for _r in range(8):
     KJ_POWPT[1][KJ_TPOW[_r] - 1] = KJ_TPTS[_r]
 for _m in range(16):
     KJ_POP4[_m] = bin(_m).count("1")
-    KJ_SUITBYTES[_m] = sum(0xFF << (8 * _r) for _r in range(4) if (_m >> _r) & 1)
     _at = [_b for _b in range(4) if (_m >> _b) & 1]
     for _x in range(16):
         KJ_CMP4[(_m << 4) | _x] = sum(1 << _k for _k, _b in enumerate(_at) if (_x >> _b) & 1)
@@ -213,9 +212,11 @@ ctypedef struct KJTwin:
     int16_t hi
     uint16_t gen
     uint8_t meta              # leader, pit flags, the search (16: nat, 32: roem game)
-    uint8_t shape             # kj_roem_shape
+    uint8_t pad
     int16_t nlo               # nat-search entries: as in KJEntry
     int16_t nhi
+    uint32_t cov              # the roem cards (kj_roem_cov) and their places (kj_twin_probe)
+    uint32_t cpos
 
 
 ctypedef struct KJDyn:
@@ -1194,8 +1195,9 @@ cdef inline uint64_t kj_twin_key(KJState* s, uint32_t* k, uint32_t* sig, int met
     each suit's cards (which cards they are).  Returns a hash of ``k`` and
     ``meta`` (leader, pit flags).
 
-    Twins (same ``k``, ``meta`` and :func:`kj_roem_shape`, the same cards in the
-    suits of the shape) are the same game but for the points of the cards: a
+    Twins (same ``k`` and ``meta``, the same roem cards, :func:`kj_roem_cov`,
+    at the same places by power) are the same game but for the points of the
+    cards: a
     card of one and the card of the other at its place (same suit, same rank by
     power among the cards out, same holder) are legal at the same moments and
     win the same tricks, and every trick scores the same roem and pit.  So a
@@ -1245,39 +1247,70 @@ cdef inline int kj_twin_delta(KJState* s, uint32_t a, uint32_t b) noexcept nogil
     return d
 
 
-cdef inline int kj_roem_shape(KJState* s) noexcept nogil:
-    """The roem prospects (:func:`kj_roem_prospects`) as suits: bit ``su`` for
-    each suit in which a run can still be scored, the trump suit's when stuk
-    can, + 16 when four of a kind can; no roem comes from outside the shape."""
+cdef inline uint32_t kj_roem_cov(KJState* s) noexcept nogil:
+    """The roem cards of a trick-boundary position: the cards still out that
+    can be in a roem still to be scored (:func:`kj_roem_prospects`: the runs
+    that can, the four cards of a rank whose four of a kind can, K and Q of
+    trumps when stuk can).  The roem of any trick to come is that of its roem
+    cards alone: a run, four of a kind or stuk takes one card of each of
+    distinct players, so its cards are all in possible roem."""
     cdef uint32_t four
-    cdef int stuk
+    cdef int stuk, n
     cdef uint32_t cov = kj_roem_prospects(s, &four, &stuk)
-    cov |= cov >> 16
-    cov |= cov >> 8
-    cov |= cov >> 4
-    return (cov & 0xF) | (16 if four else 0) | ((1 << s.trump) if stuk else 0)
+    while four:
+        n = ctz64(four)
+        four &= four - 1
+        cov |= (<uint32_t>0xF) << (4 * n)
+    if stuk:
+        cov |= s.stukmask
+    return cov & (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3])
 
 
 ctypedef struct KJTwinKey:
-    # a position's twin key (kj_twin_key), its hash, signature and roem shape
+    # a position's twin key (kj_twin_key), its hash, signature, roem cards
+    # (kj_roem_cov) and their places (kj_twin_probe)
     uint64_t h
     uint32_t k[4]
     uint32_t sig
-    int shape
+    uint32_t cov
+    uint32_t cpos
     int meta
+
+
+cdef inline void kj_twin_fill(KJState* s, int meta, int roem, KJTwinKey* p) noexcept nogil:
+    """The twin key of a trick-boundary position in ``p``: :func:`kj_twin_key`,
+    the roem cards (none when ``roem`` is 0: a bound has shown that no roem can
+    be scored) and their places by power among their suit's cards out
+    (``cpos``, a byte per suit), all in the hash."""
+    cdef uint32_t rem, cm, r
+    cdef int su
+    p.meta = meta
+    p.h = kj_twin_key(s, p.k, &p.sig, meta)
+    p.cov = kj_roem_cov(s) if roem != 0 else 0
+    p.cpos = 0
+    if p.cov:
+        rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+        for su in range(4):
+            cm = kj_suit_pattern(p.cov, su)
+            if cm:
+                if su == s.trump:
+                    r = KJ_NAT2POW[kj_suit_pattern(rem, su)]
+                    cm = KJ_NAT2POW[cm]
+                else:
+                    r = KJ_NAT2PPOW[kj_suit_pattern(rem, su)]
+                    cm = KJ_NAT2PPOW[cm]
+                p.cpos |= kj_compress8(r, cm) << (8 * su)
+        p.h ^= (<uint64_t>p.cov) * <uint64_t>0x9E3779B97F4A7C15ULL
+        p.h ^= (<uint64_t>p.cpos) * <uint64_t>0xC2B2AE3D27D4EB4FULL
+        p.h ^= p.h >> 31
 
 
 cdef inline int kj_twin_probe(KJState* s, int meta, int roem, KJTwinKey* p) noexcept nogil:
     """At a trick boundary: whether the twin table serves the position (three
-    tricks left or more, no four of a kind possible; ``roem`` 0 when no roem can
-    be scored, as a bound has shown), with its twin key in ``p``."""
+    tricks left or more), with its twin key in ``p`` (:func:`kj_twin_fill`)."""
     if s.d.tricks_done > KJ_TWIN_LAST or not s.twins:
         return 0
-    p.shape = kj_roem_shape(s) if roem != 0 else 0
-    if p.shape & 16:
-        return 0
-    p.meta = meta
-    p.h = kj_twin_key(s, p.k, &p.sig, meta)
+    kj_twin_fill(s, meta, roem, p)
     return 1
 
 
@@ -1287,9 +1320,8 @@ cdef inline KJTwin* kj_twin_bucket(KJState* s, uint64_t th) noexcept nogil:
 
 cdef inline int kj_is_twin(KJState* s, KJTwin* t, KJTwinKey* p) noexcept nogil:
     """Whether slot ``t`` holds a twin of the position ``p`` (kj_twin_key)."""
-    return (t.gen == s.gen and t.meta == p.meta and t.shape == p.shape and t.k[0] == p.k[0]
-            and t.k[1] == p.k[1] and t.k[2] == p.k[2] and t.k[3] == p.k[3]
-            and ((t.sig ^ p.sig) & KJ_SUITBYTES[p.shape & 15]) == 0)
+    return (t.gen == s.gen and t.meta == p.meta and t.cov == p.cov and t.cpos == p.cpos
+            and t.k[0] == p.k[0] and t.k[1] == p.k[1] and t.k[2] == p.k[2] and t.k[3] == p.k[3])
 
 
 cdef inline int kj_twin_cut(KJState* s, KJTwinKey* p, int widen, int a, int b,
@@ -1333,7 +1365,8 @@ cdef inline KJTwin* kj_twin_entry(KJState* s, KJTwinKey* p) noexcept nogil:
     t.sig = p.sig
     t.gen = s.gen
     t.meta = p.meta
-    t.shape = p.shape
+    t.cov = p.cov
+    t.cpos = p.cpos
     t.lo = -32000
     t.hi = 32000
     return t
@@ -2055,12 +2088,12 @@ cdef class KlaverjasKernel:
         self._new_generation()
 
     def twin_key(self):
-        """``(key, sig, shape)`` of :func:`kj_twin_key` and :func:`kj_roem_shape`
-        (internal, for tests; at a trick boundary)."""
-        cdef uint32_t k[4]
-        cdef uint32_t sig
-        kj_twin_key(&self.s, k, &sig, 0)
-        return tuple(k[i] for i in range(4)), sig, kj_roem_shape(&self.s)
+        """``(key, sig, cov, cpos)``: :func:`kj_twin_key`, the roem cards
+        (:func:`kj_roem_cov`) and their places (:func:`kj_twin_probe`); internal,
+        for tests; at a trick boundary."""
+        cdef KJTwinKey p
+        kj_twin_fill(&self.s, 0, 1, &p)
+        return tuple(p.k[i] for i in range(4)), p.sig, p.cov, p.cpos
 
     def future_d(self):
         """The minimax value of the future d (internal, for tests; at a trick
@@ -2069,6 +2102,15 @@ cdef class KlaverjasKernel:
         cdef int v
         with nogil:
             v = kj_search_d(&self.s, -KJ_INF, KJ_INF)
+        return v
+
+    def roem_game(self):
+        """The value of the roem game (internal, for tests; at a trick
+        boundary): the roem and pit still to come, whoever scores them, which
+        the playing team minimises and the other team maximises."""
+        cdef int v
+        with nogil:
+            v = kj_search_r(&self.s, -KJ_INF, KJ_INF)
         return v
 
     @property

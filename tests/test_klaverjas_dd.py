@@ -245,19 +245,29 @@ def test_hypothesis_endgames_against_minimax(seed, tricks_left, extra, rules, bi
     assert kernel.roem_bound() >= _max_future_roem(st) - sum(st.roem)
 
 
-def _twin_of(st: PlayState, shape: int, rng: random.Random) -> list[int]:
-    """Hands (kernel masks) of a twin of the boundary position ``st``: in each
-    suit outside ``shape``, other cards of that suit, as many, each held by the
-    holder of the card at its place by power."""
+def _roem_game(st: PlayState) -> int:
+    """Plain minimax of the roem game: all roem and pit at the end of the hand,
+    whoever scores it; the playing team minimises it, the other maximises."""
+    if st.is_over:
+        return sum(st.roem) + sum(st.result().pit)
+    values = [_roem_game(st.play(c)) for c in st.legal_cards()]
+    return min(values) if st.to_move_index % 2 == st.playing_team else max(values)
+
+
+def _twin_of(st: PlayState, keep: int, rng: random.Random) -> list[int]:
+    """Hands (kernel masks) of a would-be twin of the boundary position ``st``:
+    in each suit, the cards of ``keep`` (a kernel mask: its roem cards) stay and
+    the others give way to other cards of that suit not in ``keep``, as many,
+    each card out then held by the holder of the card at its place by power."""
     hands = [set(st.hand(i)) for i in range(4)]
     for suit in Suit:
-        if (shape >> int(suit)) & 1:
-            continue
         by_power = lambda c: -card_power(c, st.trump, c.suit)  # noqa: E731
         out = sorted((c for h in hands for c in h if c.suit == suit), key=by_power)
         holders = [next(i for i in range(4) if c in hands[i]) for c in out]
-        new = sorted(rng.sample([Card(r, suit) for r in Rank if Card(r, suit).index >= 20], len(out)),
-                     key=by_power)
+        kept = [c for c in out if keep >> (c.index - 20) & 1]
+        others = [Card(r, suit) for r in Rank
+                  if Card(r, suit).index >= 20 and not keep >> (Card(r, suit).index - 20) & 1]
+        new = sorted(kept + rng.sample(others, len(out) - len(kept)), key=by_power)
         for c, i in zip(out, holders):
             hands[i].discard(c)
         for c, i in zip(new, holders):
@@ -268,32 +278,34 @@ def _twin_of(st: PlayState, shape: int, rng: random.Random) -> list[int]:
 def test_twin_positions_differ_by_at_most_their_points():
     """The twin lemma behind the twin table: two trick-boundary positions with
     one twin key (for each suit, which hand holds its first, second, ... card out
-    by power) and one roem shape (the same cards in the suits where roem can
-    still be scored, no four of a kind) have future d values (the minimax of the
-    playing team's points, roem and pit to come minus the other's) at most the
-    sum of the point differences of the cards at the same places apart.  Values
-    from the search without twins (checked against the plain minimax where it is
-    cheap); the differences counted here from the cards."""
+    by power) and the same roem cards (the cards that can still be in a roem:
+    runs, four of a kind, stuk) at the same places by power have future d values
+    (the minimax of the playing team's points, roem and pit to come minus the
+    other's) at most the sum of the point differences of the cards at the same
+    places apart, and the same roem game (roem and pit to come) value.  Values
+    from the searches without twins (checked against the plain minimax where it
+    is cheap); the differences counted here from the cards.  Many pairs have
+    roem cards and other cards of the same suits that differ."""
     rng = random.Random(77)
     kernel = KlaverjasKernel(12)
     kernel.set_twins(False)
-    pairs = moved = 0
-    for i in range(150):
+    pairs = moved = mixed = roem = 0
+    for i in range(400):
         rules = RULESETS[i % len(RULESETS)]
-        st = random_endgame(rng, 3 + i % 2, extra=0, rules=rules, bias=(0.0, 0.5)[i % 2])
+        st = random_endgame(rng, 3 + i % 2, extra=0, rules=rules, bias=(0.0, 0.5, 1.0)[i % 3])
         _load(kernel, st)
-        key, sig, shape = kernel.twin_key()
-        if shape & 16:
-            continue
+        key, sig, cov, cpos = kernel.twin_key()
         d_x = kernel.future_d()
-        if len(st.tricks) == 5:
-            assert kernel.value() == minimax(st), repr(st)     # the reference search itself
-        twin = _twin_of(st, shape, rng)
+        r_x = kernel.roem_game()
+        if i % 4 == 0:                                          # the reference searches themselves
+            assert kernel.value() == minimax(st), repr(st)      # (three tricks left)
+            assert r_x == _roem_game(st) - sum(st.roem), repr(st)
+        twin = _twin_of(st, cov, rng)
         _load(kernel, st, hands=twin)
-        key_y, sig_y, shape_y = kernel.twin_key()
+        key_y, sig_y, cov_y, cpos_y = kernel.twin_key()
         assert key_y == key
-        if shape_y != shape:
-            continue                    # the new cards can make roem: not a twin
+        if (cov_y, cpos_y) != (cov, cpos):
+            continue                    # the new cards can make roem, or sit elsewhere: no twin
         d_y = kernel.future_d()
         cards_x = sorted(c for h in st.hands() for c in h)
         cards_y = [Card.from_index(b + 20) for b in range(32) if (twin[0] | twin[1] | twin[2] | twin[3]) >> b & 1]
@@ -303,10 +315,14 @@ def test_twin_positions_differ_by_at_most_their_points():
             xs = sorted((c for c in cards_x if c.suit == suit), key=by_power)
             ys = sorted((c for c in cards_y if c.suit == suit), key=by_power)
             delta += sum(abs(card_points(a, st.trump) - card_points(b, st.trump)) for a, b in zip(xs, ys))
+            if any(cov >> (x.index - 20) & 1 for x in xs) and set(xs) != set(ys):
+                mixed += 1
         assert abs(d_x - d_y) <= delta, (repr(st), twin)
+        assert kernel.roem_game() == r_x, (repr(st), twin)
         pairs += 1
         moved += d_x != d_y
-    assert pairs >= 80 and moved >= 20
+        roem += r_x > 0
+    assert pairs >= 150 and moved >= 40 and mixed >= 20 and roem >= 30, (pairs, moved, mixed, roem)
 
 
 @settings(max_examples=25, deadline=None)

@@ -56,10 +56,12 @@ on ``need`` (the hand is made iff the future ``d`` exceeds it) and never grows
 with ``need``, so its entries hold a lower bound valid up to one ``need`` and an
 upper bound valid from one ``need`` on.  With three tricks left or more the
 searches also keep a *twin table*: two positions whose suits have as many cards
-out, held by the same hands in the same order of power, and the same roem
-prospects (the same cards in every suit where roem can still be scored, no four
-of a kind) are the same game but for the card points -- matched cards are legal
-at the same moments, win the same tricks and score the same roem -- so their
+out, held by the same hands in the same order of power, and the same *roem
+cards* (the cards still out that can be in a roem to come: runs whose cards
+are all out with distinct holders, a four of a kind, stuk) at the same places
+by power are the same game but for the card points -- matched cards are legal
+at the same moments, win the same tricks, and a trick's roem is that of its
+roem cards, matched to themselves, so it scores the same roem -- so their
 values of ``d`` differ by at most the sum ``delta`` of the point differences of
 matched cards: a twin's bounds, widened by ``delta``, bound the position.  In
 the ``h`` search a hand made at ``need + delta`` in the twin is made at ``need``
