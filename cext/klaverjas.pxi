@@ -30,8 +30,9 @@
 # power order and the same roem cards (those still out that can be in a roem:
 # kj_roem_cov) at the same places by power are the same game but for the card
 # points, so a twin's bounds bound the position, widened by the point difference
-# in mode D, at a shifted need in mode N and as they are in mode R
-# (kj_twin_key); cheap upper/lower bounds
+# in mode D, at a shifted need in mode N and as they are in mode R (where the
+# twin table alone holds the bounds, from two tricks left: kj_twin_key,
+# kj_twin_probe); cheap upper/lower bounds
 # (points, roem by distinct players, top trumps of one team), interchangeable
 # zero-point cards merged and move ordering; with four tricks left or fewer a
 # plain search of each trick (only the lead ordered, none with two tricks left;
@@ -124,6 +125,7 @@ cdef enum:
     KJ_STUK_OFF = 2
     KJ_TWAYS = 4              # slots of a twin-table bucket
     KJ_TWIN_LAST = 5          # twins at trick boundaries with this many tricks done or fewer
+                              # (one more in the roem game)
     KJ_EST_TRICKS = 2         # d-search nodes of the first tricks: kj_order_by_estimate
 
 # trick power by natural rank (7 8 9 T J Q K A)
@@ -1307,8 +1309,10 @@ cdef inline void kj_twin_fill(KJState* s, int meta, int roem, KJTwinKey* p) noex
 
 cdef inline int kj_twin_probe(KJState* s, int meta, int roem, KJTwinKey* p) noexcept nogil:
     """At a trick boundary: whether the twin table serves the position (three
-    tricks left or more), with its twin key in ``p`` (:func:`kj_twin_fill`)."""
-    if s.d.tricks_done > KJ_TWIN_LAST or not s.twins:
+    tricks left or more; in the roem game, ``meta`` & 32, two or more: there a
+    twin's bounds are exact and stand for the position's own, paired 0.98x
+    time), with its twin key in ``p`` (:func:`kj_twin_fill`)."""
+    if s.d.tricks_done > KJ_TWIN_LAST + ((meta >> 5) & 1) or not s.twins:
         return 0
     kj_twin_fill(s, meta, roem, p)
     return 1

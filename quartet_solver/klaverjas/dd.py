@@ -66,7 +66,8 @@ values of ``d`` differ by at most the sum ``delta`` of the point differences of
 matched cards: a twin's bounds, widened by ``delta``, bound the position.  In
 the ``h`` search a hand made at ``need + delta`` in the twin is made at ``need``
 here (so the twin's bounds hold at a shifted ``need``); in the roem game twins
-have the same value, so there the twin table alone holds the bounds.  Cheap
+have the same value, so there the twin table alone holds the bounds (from two
+tricks left).  Cheap
 bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
