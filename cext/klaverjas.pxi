@@ -217,7 +217,7 @@ ctypedef struct KJTwin:
     uint8_t pad
     int16_t nlo               # nat-search entries: as in KJEntry
     int16_t nhi
-    uint32_t cov              # the roem cards (kj_roem_cov) and their places (kj_twin_probe)
+    uint32_t cov              # the roem cards (kj_roem_cov) and their places (kj_twin_fill)
     uint32_t cpos
 
 
@@ -1198,11 +1198,12 @@ cdef inline uint64_t kj_twin_key(KJState* s, uint32_t* k, uint32_t* sig, int met
     ``meta`` (leader, pit flags).
 
     Twins (same ``k`` and ``meta``, the same roem cards, :func:`kj_roem_cov`,
-    at the same places by power) are the same game but for the points of the
-    cards: a
-    card of one and the card of the other at its place (same suit, same rank by
-    power among the cards out, same holder) are legal at the same moments and
-    win the same tricks, and every trick scores the same roem and pit.  So a
+    at the same places by power, :func:`kj_twin_fill`) are the same game but
+    for the points of the cards: a card of one and the card of the other at
+    its place (same suit, same rank by power among the cards out, same holder)
+    are legal at the same moments and win the same tricks, and every trick
+    scores the same roem (that of its roem cards, matched to themselves) and
+    pit.  So a
     line of one and its image in the other differ in d by at most the sum of the
     point differences of matched cards (:func:`kj_twin_delta`), and so do their
     minimax values: a twin's bounds, widened by that much, bound the position.
@@ -1270,7 +1271,7 @@ cdef inline uint32_t kj_roem_cov(KJState* s) noexcept nogil:
 
 ctypedef struct KJTwinKey:
     # a position's twin key (kj_twin_key), its hash, signature, roem cards
-    # (kj_roem_cov) and their places (kj_twin_probe)
+    # (kj_roem_cov) and their places (kj_twin_fill)
     uint64_t h
     uint32_t k[4]
     uint32_t sig
@@ -1925,8 +1926,8 @@ cdef int kj_reaches(KJState* s, int x) noexcept nogil:
 cdef class KlaverjasKernel:
     """Search state of the Klaverjas double-dummy solver (internal; see
     :mod:`quartet_solver.klaverjas.dd`).  ``tt_bits``: the transposition table has
-    ``2 ** tt_bits`` entries of 32 bytes, the twin table ``2 ** (tt_bits - 4)``
-    (at least 16)."""
+    ``2 ** tt_bits`` entries of 32 bytes, the twin table ``2 ** (tt_bits - 4)`` of 40
+    bytes (at least 16)."""
 
     cdef KJState s
     cdef void* tt_raw
@@ -2098,7 +2099,7 @@ cdef class KlaverjasKernel:
 
     def twin_key(self):
         """``(key, sig, cov, cpos)``: :func:`kj_twin_key`, the roem cards
-        (:func:`kj_roem_cov`) and their places (:func:`kj_twin_probe`); internal,
+        (:func:`kj_roem_cov`) and their places (:func:`kj_twin_fill`); internal,
         for tests; at a trick boundary."""
         cdef KJTwinKey p
         kj_twin_fill(&self.s, 0, 1, &p)

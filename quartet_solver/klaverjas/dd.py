@@ -108,7 +108,7 @@ __all__ = ["DDResult", "solve", "solve_deal", "reaches", "is_made", "DEFAULT_TT_
 
 DEFAULT_TT_BITS = 18
 """The default transposition table holds ``2 ** 18`` entries of 32 bytes (8 MiB);
-the twin table beside it ``2 ** 14`` (512 KiB)."""
+the twin table beside it ``2 ** 14`` of 40 bytes (640 KiB)."""
 
 _STUK = {"trick": 0, "hand": 1, "off": 2}
 _LOCAL = threading.local()  # one kernel (and transposition table) per thread
