@@ -20,8 +20,7 @@
 #      entry per position serves every score).  It lies between base - R and
 #      base (base = -(162 + roem so far)), R the value of the roem game (mode R,
 #      "search_r": future roem + pit, P minimises, nobody plays for the hand),
-#      which is cheaper to search: its tests settle many values of h, its
-#      table's upper bounds of R are lower bounds of h in the h search, and
+#      which is cheaper to search: its tests settle many values of h, and
 #      where the other team leads a trick a roem-game test goes first there.
 # All searches are fail-soft alpha-beta with one transposition table of bounds
 # (probed at trick boundaries only; in its key, zero-point cards that can be in
@@ -1622,7 +1621,6 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
-    cdef KJEntry* er
     cdef KJTwinKey tw
     cdef KJUndo u
     cdef uint32_t key[4]
@@ -1660,10 +1658,6 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             return KJ_BIG if v > need else base
         # bounds: h in [base - xub, base] or BIG
         lo_b = base - xub
-        # the roem game's table: h >= base - R (see kj_value)
-        er = kj_find(s, key, h, meta | 32)
-        if er != NULL and er.hi < 32000 and base - er.hi > lo_b:
-            lo_b = base - er.hi
         hi_b = base if (dmax <= need or (ed != NULL and ed.hi <= need)) else KJ_BIG
         if hi_b <= a:
             return hi_b

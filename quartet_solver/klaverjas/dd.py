@@ -41,8 +41,7 @@ worth more.  The roem game is cheaper to search than ``h``, so the exact ``h``
 comes from null-window tests down from ``base`` (MTD(f)), each test ``h >= x``
 first tried as the test ``R <= base - x`` (``R = 0`` settles ``value = base``;
 after a test has shown ``value <= r``, ``R <= base - r`` settles ``value = r``);
-and in the ``h`` search the roem game's table entries (upper bounds of ``R``)
-are lower bounds of ``h``; where the other team leads a trick (with three
+and in the ``h`` search, where the other team leads a trick (with three
 tricks left or more), a test of the roem game goes before the ``h`` search
 there: it can show ``h >= x`` for all that team's leads at once.
 
