@@ -216,7 +216,7 @@ ctypedef struct KJTwin:
     uint8_t pad
     int16_t nlo               # nat-search entries: as in KJEntry
     int16_t nhi
-    uint32_t cov              # the roem cards (kj_roem_cov) and their places (kj_twin_fill)
+    uint32_t cov              # the roem cards (kj_roem_cov) and their places (kj_twin_key)
     uint32_t cpos
 
 
@@ -1189,44 +1189,64 @@ cdef inline int kj_ply_plain(KJState* s, int alpha, int beta, int mode, int ttbe
     return kj_trick_plain(s, &t, 0, alpha, beta, mode, ttbest, bestc)
 
 
-cdef inline uint64_t kj_twin_key(KJState* s, uint32_t* k, uint32_t* sig, int meta) noexcept nogil:
-    """The twin key ``k`` of a position at a trick boundary: for each suit, the
+ctypedef struct KJTwinKey:
+    # a position's twin key (kj_twin_key), its hash, signature, roem cards
+    # (kj_roem_cov) and their places
+    uint64_t h
+    uint32_t k[4]
+    uint32_t sig
+    uint32_t cov
+    uint32_t cpos
+    int meta
+
+
+cdef inline void kj_twin_key(KJState* s, KJTwinKey* p) noexcept nogil:
+    """The twin key ``p.k`` of a position at a trick boundary, given ``p.meta``
+    (leader, pit flags, search) and its roem cards ``p.cov``: for each suit, the
     number of its cards still out and which hands hold the first, second, ... of
-    them by power (N, E, S; W the rest); ``sig`` gets the by-power pattern of
-    each suit's cards (which cards they are).  Returns a hash of ``k`` and
-    ``meta`` (leader, pit flags).
+    them by power (N, E, S; W the rest); ``p.sig`` gets the by-power pattern of
+    each suit's cards (which cards they are), ``p.cpos`` the places of the roem
+    cards among them (a byte per suit) and ``p.h`` a hash of all but ``sig``.
 
     Twins (same ``k`` and ``meta``, the same roem cards, :func:`kj_roem_cov`,
-    at the same places by power, :func:`kj_twin_fill`) are the same game but
-    for the points of the cards: a card of one and the card of the other at
-    its place (same suit, same rank by power among the cards out, same holder)
-    are legal at the same moments and win the same tricks, and every trick
-    scores the same roem (that of its roem cards, matched to themselves) and
-    pit.  So a
-    line of one and its image in the other differ in d by at most the sum of the
-    point differences of matched cards (:func:`kj_twin_delta`), and so do their
-    minimax values: a twin's bounds, widened by that much, bound the position.
+    at the same places by power) are the same game but for the points of the
+    cards: a card of one and the card of the other at its place (same suit,
+    same rank by power among the cards out, same holder) are legal at the same
+    moments and win the same tricks, and every trick scores the same roem (that
+    of its roem cards, matched to themselves) and pit.  So a line of one and its
+    image in the other differ in d by at most the sum of the point differences
+    of matched cards (:func:`kj_twin_delta`), and so do their minimax values: a
+    twin's bounds, widened by that much, bound the position.
     The nat search uses them at a shifted need (:func:`kj_twin_use_n`); in the
     roem game, where the points do not count, twins have the same value."""
-    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], r
+    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], r, cm
     cdef uint8_t* tab
     cdef int su
-    cdef uint64_t x = (<uint64_t>meta) * <uint64_t>0xFF51AFD7ED558CCDULL
-    sig[0] = 0
+    cdef uint64_t x = (<uint64_t>p.meta) * <uint64_t>0xFF51AFD7ED558CCDULL
+    p.sig = 0
+    p.cpos = 0
     for su in range(4):
         if su == s.trump:
             tab = &KJ_NAT2POW[0]
         else:
             tab = &KJ_NAT2PPOW[0]
         r = tab[kj_suit_pattern(rem, su)]
-        k[su] = ((<uint32_t>(KJ_POP4[r & 15] + KJ_POP4[r >> 4])) << 24
-                 | kj_compress8(r, tab[kj_suit_pattern(s.hands[0], su)]) << 16
-                 | kj_compress8(r, tab[kj_suit_pattern(s.hands[1], su)]) << 8
-                 | kj_compress8(r, tab[kj_suit_pattern(s.hands[2], su)]))
-        sig[0] |= r << (8 * su)
-        x ^= (<uint64_t>k[su]) * (<uint64_t>0x9E3779B97F4A7C15ULL + 2 * su)
+        p.k[su] = ((<uint32_t>(KJ_POP4[r & 15] + KJ_POP4[r >> 4])) << 24
+                   | kj_compress8(r, tab[kj_suit_pattern(s.hands[0], su)]) << 16
+                   | kj_compress8(r, tab[kj_suit_pattern(s.hands[1], su)]) << 8
+                   | kj_compress8(r, tab[kj_suit_pattern(s.hands[2], su)]))
+        p.sig |= r << (8 * su)
+        cm = kj_suit_pattern(p.cov, su)
+        if cm:
+            p.cpos |= kj_compress8(r, tab[cm]) << (8 * su)
+        x ^= (<uint64_t>p.k[su]) * (<uint64_t>0x9E3779B97F4A7C15ULL + 2 * su)
         x = (x ^ (x >> 31)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    return x ^ (x >> 29)
+    x ^= x >> 29
+    if p.cov:
+        x ^= (<uint64_t>p.cov) * <uint64_t>0x9E3779B97F4A7C15ULL
+        x ^= (<uint64_t>p.cpos) * <uint64_t>0xC2B2AE3D27D4EB4FULL
+        x ^= x >> 31
+    p.h = x
 
 
 cdef inline int kj_twin_delta(KJState* s, uint32_t a, uint32_t b) noexcept nogil:
@@ -1268,43 +1288,13 @@ cdef inline uint32_t kj_roem_cov(KJState* s) noexcept nogil:
     return cov & (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3])
 
 
-ctypedef struct KJTwinKey:
-    # a position's twin key (kj_twin_key), its hash, signature, roem cards
-    # (kj_roem_cov) and their places (kj_twin_fill)
-    uint64_t h
-    uint32_t k[4]
-    uint32_t sig
-    uint32_t cov
-    uint32_t cpos
-    int meta
-
-
 cdef inline void kj_twin_fill(KJState* s, int meta, int roem, KJTwinKey* p) noexcept nogil:
-    """The twin key of a trick-boundary position in ``p``: :func:`kj_twin_key`,
-    the roem cards (none when ``roem`` is 0: a bound has shown that no roem can
-    be scored) and their places by power among their suit's cards out
-    (``cpos``, a byte per suit), all in the hash."""
-    cdef uint32_t rem, cm, r
-    cdef int su
+    """The twin key of a trick-boundary position in ``p`` (:func:`kj_twin_key`)
+    with its roem cards (none when ``roem`` is 0: a bound has shown that no
+    roem can be scored)."""
     p.meta = meta
-    p.h = kj_twin_key(s, p.k, &p.sig, meta)
     p.cov = kj_roem_cov(s) if roem != 0 else 0
-    p.cpos = 0
-    if p.cov:
-        rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
-        for su in range(4):
-            cm = kj_suit_pattern(p.cov, su)
-            if cm:
-                if su == s.trump:
-                    r = KJ_NAT2POW[kj_suit_pattern(rem, su)]
-                    cm = KJ_NAT2POW[cm]
-                else:
-                    r = KJ_NAT2PPOW[kj_suit_pattern(rem, su)]
-                    cm = KJ_NAT2PPOW[cm]
-                p.cpos |= kj_compress8(r, cm) << (8 * su)
-        p.h ^= (<uint64_t>p.cov) * <uint64_t>0x9E3779B97F4A7C15ULL
-        p.h ^= (<uint64_t>p.cpos) * <uint64_t>0xC2B2AE3D27D4EB4FULL
-        p.h ^= p.h >> 31
+    kj_twin_key(s, p)
 
 
 cdef inline int kj_twin_probe(KJState* s, int meta, int roem, KJTwinKey* p) noexcept nogil:
@@ -2093,7 +2083,7 @@ cdef class KlaverjasKernel:
 
     def twin_key(self):
         """``(key, sig, cov, cpos)``: :func:`kj_twin_key`, the roem cards
-        (:func:`kj_roem_cov`) and their places (:func:`kj_twin_fill`); internal,
+        (:func:`kj_roem_cov`) and their places (:func:`kj_twin_key`); internal,
         for tests; at a trick boundary."""
         cdef KJTwinKey p
         kj_twin_fill(&self.s, 0, 1, &p)
