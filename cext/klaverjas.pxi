@@ -1301,10 +1301,17 @@ cdef inline int kj_twin_probe(KJState* s, int meta, int roem, KJTwinKey* p) noex
     """At a trick boundary: whether the twin table serves the position (three
     tricks left or more; in the roem game, ``meta`` & 32, two or more: there a
     twin's bounds are exact and stand for the position's own, paired 0.98x
-    time), with its twin key in ``p`` (:func:`kj_twin_fill`)."""
+    time), with its twin key in ``p`` (:func:`kj_twin_fill`) and its bucket
+    prefetched: the callers probe the main table meanwhile (paired, 0.95x)."""
+    cdef char* tb
     if s.d.tricks_done > KJ_TWIN_LAST + ((meta >> 5) & 1) or not s.twins:
         return 0
     kj_twin_fill(s, meta, roem, p)
+    tb = <char*>kj_twin_bucket(s, p.h)
+    QS_PREFETCH(tb)
+    QS_PREFETCH(tb + 64)
+    QS_PREFETCH(tb + 128)
+    QS_PREFETCH(tb + KJ_TWAYS * sizeof(KJTwin) - 1)
     return 1
 
 
@@ -1529,11 +1536,11 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         if xub >= 0 and dmin >= b:
             return dmin
         depth = 8 - s.d.tricks_done
+        twin = kj_twin_probe(s, meta, xub, &tw)
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
         # a twin's bounds, widened by the point difference (kj_twin_key)
-        twin = kj_twin_probe(s, meta, xub, &tw)
         if twin and kj_twin_cut(s, &tw, 1, a, b, &v):
             return v
     a0 = a
@@ -1607,7 +1614,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     absolute values, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef int need = 0, base = 0, lo_b, hi_b, twin = 0, rub
+    cdef int need = 0, base = 0, lo_b, hi_b, twin = 0
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
@@ -1632,11 +1639,12 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if s.d.accd + dmin > s.thr:
             return KJ_BIG
         need = s.thr - s.d.accd
+        if xub + po != 0:
+            twin = kj_twin_probe(s, meta | 16, xub, &tw)
         # made-ness already settled by the mode-D table?
         ed = kj_find(s, key, h, meta)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
-        rub = xub
         xub += po                   # the playing team never takes the pit when nat
         if xub == 0:
             # no roem or pit left: h is base or BIG, decided by a mode-D test
@@ -1662,7 +1670,6 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry_n(e, need, dmax, base, &a, &b, &ttbest, &v):
             return v
-        twin = kj_twin_probe(s, meta, rub, &tw)
         if twin and kj_twin_cut_n(s, &tw, need, base, &a, &b, &v):
             return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
