@@ -33,10 +33,11 @@
 # twin table alone holds the bounds, from two tricks left: kj_twin_key,
 # kj_twin_probe); cheap upper/lower bounds
 # (points, roem by distinct players, top trumps of one team), interchangeable
-# zero-point cards merged and move ordering; with four tricks left or fewer a
-# plain search of each trick (only the lead ordered, none with two tricks left;
-# the state updated once per trick, the last trick scored directly).  A killer
-# goes first, before the table's best card (kj_killer).
+# zero-point cards merged and move ordering; with four or three tricks left a
+# plain search of each trick (only the lead ordered; the state updated once per
+# trick), with two left nested loops over the first of them and the last scored
+# directly (kj_two; in modes D and N without the table).  A killer goes first,
+# before the table's best card (kj_killer).
 
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -1011,26 +1012,18 @@ ctypedef struct KJTrick:
 
 cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) noexcept nogil:
     """The trick ``t`` of :func:`kj_trick_plain` is complete (its cards are still
-    in the hands): score it, then the last trick directly, or else search on from
-    the next trick boundary with the search of ``mode`` and put the state back.
-    Values as in :func:`kj_trick_plain`."""
+    in the hands): score it, search on from the next trick boundary with the
+    search of ``mode`` and put the state back.  Values as in
+    :func:`kj_trick_plain`."""
     cdef uint32_t h0 = s.hands[0], h1 = s.hands[1], h2 = s.hands[2], h3 = s.hands[3]
     cdef uint32_t tm = t.tmask
     cdef int winner = (s.d.leader + t.win_pos) & 3
-    cdef int team = winner & 1, roem = kj_trick_roem(s, tm), v, fd, ft
+    cdef int team = winner & 1, roem = kj_trick_roem(s, tm), v
     # the fields changed below (the trick's own are all zero at a boundary)
     cdef int leader = s.d.leader, accd = s.d.accd, acct = s.d.acct, flags = s.d.flags
     cdef int hpts = s.d.hpts, led = s.d.led
     cdef int accd1 = accd + t.sdd + (t.tpts + roem if team == s.playing else -(t.tpts + roem))
     cdef int acct1 = acct + t.sdt + roem
-    if s.d.tricks_done == 6:
-        kj_last_at(s, h0 & ~tm, h1 & ~tm, h2 & ~tm, h3 & ~tm, winner, flags & (1 << team), accd1,
-                   acct1, &fd, &ft)
-        if mode == 0:
-            return fd
-        if mode == 2:
-            return ft
-        return KJ_BIG if fd > s.thr else -(162 + ft)
     s.hands[0] = h0 & ~tm
     s.hands[1] = h1 & ~tm
     s.hands[2] = h2 & ~tm
@@ -1060,6 +1053,142 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     s.hands[2] = h2
     s.hands[3] = h3
     return v
+
+
+cdef inline int kj_two_leaf(KJState* s, int c0, int c1, int c2, int c3, int win_pos,
+                            int mode) noexcept nogil:
+    """The value (absolute, as in :func:`kj_trick_plain`) of the last two tricks
+    when the seats from the leader play ``c0`` .. ``c3`` to the first of them
+    (``win_pos``: the place of its winning card)."""
+    cdef int leader = s.d.leader, winner = (leader + win_pos) & 3, team = winner & 1
+    cdef uint32_t m0 = (<uint32_t>1) << c0, m1 = (<uint32_t>1) << c1
+    cdef uint32_t m2 = (<uint32_t>1) << c2, m3 = (<uint32_t>1) << c3
+    cdef uint32_t tm = m0 | m1 | m2 | m3
+    cdef int roem = kj_trick_roem(s, tm), sd = 0, seat, tpts, fd, ft
+    cdef uint32_t h[4]
+    h[leader] = s.hands[leader] & ~m0
+    h[(leader + 1) & 3] = s.hands[(leader + 1) & 3] & ~m1
+    h[(leader + 2) & 3] = s.hands[(leader + 2) & 3] & ~m2
+    h[(leader + 3) & 3] = s.hands[(leader + 3) & 3] & ~m3
+    tpts = s.pts[c0] + s.pts[c1] + s.pts[c2] + s.pts[c3] + roem
+    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0:
+        seat = s.stuk_seat
+        if (tm & s.hands[seat] & s.stukmask) and not (h[seat] & s.stukmask):
+            sd = 20                 # the holder plays the second of K, Q of trumps
+    kj_last_at(s, h[0], h[1], h[2], h[3], winner, s.d.flags & (1 << team),
+               s.d.accd + (tpts if team == s.playing else -tpts)
+               + ((sd if (s.stuk_seat & 1) == s.playing else -sd) if sd else 0),
+               s.d.acct + roem + sd, &fd, &ft)
+    if mode == 0:
+        return fd
+    if mode == 2:
+        return ft
+    return KJ_BIG if fd > s.thr else -(162 + ft)
+
+
+cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
+    """Fail-soft alpha-beta over the last two tricks from their boundary (every
+    hand holds two cards), values absolute as in :func:`kj_trick_plain`: the
+    first of them by four nested loops over the legal cards, the last scored
+    directly (:func:`kj_two_leaf`).  Cheaper than the plain trick search and
+    its table probe there; its cards count as nodes."""
+    cdef int leader = s.d.leader
+    cdef int s1 = (leader + 1) & 3, s2 = (leader + 2) & 3, s3 = (leader + 3) & 3
+    cdef int x0 = ((leader & 1) == s.playing) != (mode == 2)
+    cdef int x1 = not x0, x2 = x0, x3 = not x0
+    cdef uint32_t l0 = s.hands[leader], l1, l2, l3
+    cdef int c0, c1, c2, c3, led, p0, p1, p2, p3, w1, w2, w3, wp1, wp2, wp3, t1, t2, v
+    cdef int a0 = alpha, b0 = beta, a1, b1, a2, b2, a3, b3, v0, v1, v2, v3
+    cdef int n = 0
+    if kj_check_limits(s):
+        return 0
+    v0 = -KJ_INF if x0 else KJ_INF
+    while l0:
+        c0 = ctz64(l0)
+        l0 &= l0 - 1
+        led = c0 & 3
+        p0 = kj_power(s, c0, led)
+        l1 = kj_legal_at(s, s.hands[s1], 1, led, s.tpow[c0], 0)
+        a1 = a0
+        b1 = b0
+        v1 = -KJ_INF if x1 else KJ_INF
+        while l1:
+            c1 = ctz64(l1)
+            l1 &= l1 - 1
+            p1 = kj_power(s, c1, led)
+            w1 = 1 if p1 > p0 else 0
+            wp1 = p1 if w1 else p0
+            t1 = s.tpow[c1] if s.tpow[c1] > s.tpow[c0] else s.tpow[c0]
+            l2 = kj_legal_at(s, s.hands[s2], 2, led, t1, w1)
+            a2 = a1
+            b2 = b1
+            v2 = -KJ_INF if x2 else KJ_INF
+            while l2:
+                c2 = ctz64(l2)
+                l2 &= l2 - 1
+                p2 = kj_power(s, c2, led)
+                w2 = 2 if p2 > wp1 else w1
+                wp2 = p2 if p2 > wp1 else wp1
+                t2 = s.tpow[c2] if s.tpow[c2] > t1 else t1
+                l3 = kj_legal_at(s, s.hands[s3], 3, led, t2, w2)
+                a3 = a2
+                b3 = b2
+                v3 = -KJ_INF if x3 else KJ_INF
+                while l3:
+                    c3 = ctz64(l3)
+                    l3 &= l3 - 1
+                    n += 1
+                    w3 = 3 if kj_power(s, c3, led) > wp2 else w2
+                    v = kj_two_leaf(s, c0, c1, c2, c3, w3, mode)
+                    if x3:
+                        if v > v3:
+                            v3 = v
+                            if v > a3:
+                                a3 = v
+                    elif v < v3:
+                        v3 = v
+                        if v < b3:
+                            b3 = v
+                    if a3 >= b3:
+                        break
+                n += 1
+                if x2:
+                    if v3 > v2:
+                        v2 = v3
+                        if v3 > a2:
+                            a2 = v3
+                elif v3 < v2:
+                    v2 = v3
+                    if v3 < b2:
+                        b2 = v3
+                if a2 >= b2:
+                    break
+            n += 1
+            if x1:
+                if v2 > v1:
+                    v1 = v2
+                    if v2 > a1:
+                        a1 = v2
+            elif v2 < v1:
+                v1 = v2
+                if v2 < b1:
+                    b1 = v2
+            if a1 >= b1:
+                break
+        n += 1
+        if x0:
+            if v1 > v0:
+                v0 = v1
+                if v1 > a0:
+                    a0 = v1
+        elif v1 < v0:
+            v0 = v1
+            if v1 < b0:
+                b0 = v1
+        if a0 >= b0:
+            break
+    s.nodes += n
+    return v0
 
 
 cdef inline int kj_pick(uint32_t legal, int first, int second) noexcept nogil:
@@ -1102,10 +1231,10 @@ cdef inline int8_t* kj_killer(KJState* s, int i, int seat, int led, int win_pow)
 cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int mode, int ttbest,
                         int* bestc) noexcept nogil:
     """Plain fail-soft alpha-beta over a trick from its ``i``-th card, for the
-    trick boundaries with four, three or two tricks left (the bulk of the
-    nodes): no state update but the trick's own (``t``; the hands unchanged)
-    until :func:`kj_trick_done` scores it.  With three or four tricks left,
-    interchangeable cards are merged (:func:`kj_merge`) and the lead comes in
+    trick boundaries with four or three tricks left (the bulk of the nodes;
+    with two left, :func:`kj_two`): no state update but the trick's own
+    (``t``; the hands unchanged) until :func:`kj_trick_done` scores it.
+    Interchangeable cards are merged (:func:`kj_merge`) and the lead comes in
     the order of :func:`kj_order` (the killer, :func:`kj_killer`, then
     ``ttbest`` first); other cards go in plain order (there, ordering them
     costs more than the nodes it saves), but for the killer, tried first.
@@ -1123,13 +1252,12 @@ cdef int kj_trick_plain(KJState* s, KJTrick* t, int i, int alpha, int beta, int 
         return 0
     seat = (s.d.leader + i) & 3
     maxi = ((seat & 1) == s.playing) != (mode == 2)
-    legal = kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump, t.win_pos)
-    if s.d.tricks_done < 6:
-        legal = kj_merge_at(s, s.hands[seat], legal, t.tmask)
-        if i == 0:
-            kp = kj_killer(s, 0, seat, s.d.led, 0)
-            cnt = kj_stage(s, legal, kp[0], ttbest, moves, mode != 0, &rest)
-            legal = 0
+    legal = kj_merge_at(s, s.hands[seat], kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump,
+                                                      t.win_pos), t.tmask)
+    if i == 0:
+        kp = kj_killer(s, 0, seat, s.d.led, 0)
+        cnt = kj_stage(s, legal, kp[0], ttbest, moves, mode != 0, &rest)
+        legal = 0
     if cnt == 0 and (legal & (legal - 1)):
         kp = kj_killer(s, i, seat, t.led if i else s.d.led, t.win_pow)
         c = kj_pick(legal, kp[0], -1)
@@ -1529,12 +1657,15 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             kj_last_trick(s, &dmin, &xub)
             return dmin - s.d.accd
         meta = s.d.leader | (s.d.flags << 2)
-        h = kj_key(s, key)
+        if s.d.tricks_done < 6:
+            h = kj_key(s, key)
         kj_future_bounds(s, &dmin, &dmax, &xub, &po, a, b)
         if xub >= 0 and dmax <= a:
             return dmax
         if xub >= 0 and dmin >= b:
             return dmin
+        if s.d.tricks_done == 6:
+            return kj_two(s, a + s.d.accd, b + s.d.accd, 0) - s.d.accd
         depth = 8 - s.d.tricks_done
         twin = kj_twin_probe(s, meta, xub, &tw)
         e = kj_find(s, key, h, meta)
@@ -1633,11 +1764,14 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
             kj_last_trick(s, &dmin, &xub)
             return KJ_BIG if dmin > s.thr else -(162 + xub)
         meta = s.d.leader | (s.d.flags << 2)
-        h = kj_key(s, key)
+        if s.d.tricks_done < 6:
+            h = kj_key(s, key)
         kj_future_bounds(s, &dmin, &dmax, &xub, &po)
         base = -(162 + s.d.acct)
         if s.d.accd + dmin > s.thr:
             return KJ_BIG
+        if s.d.tricks_done == 6:
+            return kj_two(s, a, b, 1)
         need = s.thr - s.d.accd
         if xub + po != 0:
             twin = kj_twin_probe(s, meta | 16, xub, &tw)
@@ -1781,7 +1915,12 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     b0 = b
     seat = (s.d.leader + n) & 3
     maxi = (seat & 1) != s.playing
-    if n == 0 and s.d.tricks_done >= 4:
+    if n == 0 and s.d.tricks_done == 6:
+        cnt = 0
+        best = kj_two(s, a + s.d.acct, b + s.d.acct, 2) - s.d.acct
+        if s.aborted:
+            return 0
+    elif n == 0 and s.d.tricks_done >= 4:
         cnt = 0
         best = kj_ply_plain(s, a + s.d.acct, b + s.d.acct, 2, ttbest, &bestc) - s.d.acct
         if s.aborted:

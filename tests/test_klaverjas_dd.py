@@ -254,6 +254,60 @@ def _roem_game(st: PlayState) -> int:
     return min(values) if st.to_move_index % 2 == st.playing_team else max(values)
 
 
+def _final_d(st: PlayState) -> int:
+    """Plain minimax of the final d: the playing team's points and pit minus
+    the other team's, both teams playing for them (nat plays no part)."""
+    if st.is_over:
+        res = st.result()
+        p = st.playing_team
+        return res.points[p] + res.pit[p] - res.points[1 - p] - res.pit[1 - p]
+    values = [_final_d(st.play(c)) for c in st.legal_cards()]
+    return max(values) if st.to_move_index % 2 == st.playing_team else min(values)
+
+
+def _check_two_trick_boundary(st: PlayState) -> None:
+    """Every search of a two-trick boundary against plain minimaxes: the future
+    d, the roem game, the value (the nat search where the hand is nat) and
+    null-window tests of the value at and around it (fail-soft bounds on both
+    sides)."""
+    kernel = _kernel(10)
+    _load(kernel, st)
+    p = st.playing_team
+    assert kernel.future_d() + st.points[p] - st.points[1 - p] == _final_d(st), repr(st)
+    assert kernel.roem_game() == _roem_game(st) - sum(st.roem), repr(st)
+    value = minimax(st)
+    assert kernel.value() == value, repr(st)
+    for target in (value - 1, value, value + 1, -162 - sum(st.roem), 0):
+        _load(kernel, st)
+        assert kernel.reaches(target) == (value >= target), (repr(st), target)
+
+
+def test_two_trick_boundaries_against_minimax():
+    """With two tricks left at a trick boundary every search ends in the nested
+    loops of ``kj_two``.  The first six tricks here are played keeping trumps
+    where the rules allow, so that the last two often need trumping,
+    over-trumping and (Amsterdam) the partner's rule."""
+    rng = random.Random(2718)
+    for i in range(450):
+        rules = RULESETS[i % len(RULESETS)]
+        deal = Deal.random(seed=rng.randrange(1 << 30))
+        st = PlayState(deal, trump=rng.choice("cdhs"), declarer=rng.randrange(4), leader=rng.randrange(4),
+                       rules=rules)
+        while len(st.tricks) < 6:
+            legal = st.legal_cards()
+            st = st.play(rng.choice([c for c in legal if c.suit != st.trump] or legal))
+        _check_two_trick_boundary(st)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=hst.integers(0, 2**30), rules=hst.sampled_from(RULESETS),
+       bias=hst.sampled_from([0.0, 0.5, 1.0]))
+def test_hypothesis_two_trick_boundaries_against_minimax(seed, rules, bias):
+    """:func:`_check_two_trick_boundary` on endgames of biased random play (one
+    team often takes every trick: pit)."""
+    _check_two_trick_boundary(random_endgame(random.Random(seed), 2, 0, rules, bias))
+
+
 def _twin_of(st: PlayState, keep: int, rng: random.Random) -> list[int]:
     """Hands (kernel masks) of a would-be twin of the boundary position ``st``:
     in each suit, the cards of ``keep`` (a kernel mask: its roem cards) stay and
