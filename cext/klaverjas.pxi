@@ -2072,7 +2072,7 @@ cdef class KlaverjasKernel:
             raise ValueError(f"tt_bits must be 4..30, got {tt_bits}")
         memset(&self.s, 0, sizeof(KJState))
         self.tt_bits = tt_bits
-        # buckets of four 32-byte slots, aligned to 128 bytes (a pair of cache lines)
+        # buckets of two 32-byte slots (one cache line: kj_bucket)
         self.s.tt = <KJEntry*>qs_table_alloc(((<size_t>1) << tt_bits) * sizeof(KJEntry), &self.tt_raw,
                                              &self.tt_raw_len)
         if self.s.tt == NULL:
