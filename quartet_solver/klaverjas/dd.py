@@ -70,10 +70,12 @@ tricks left).  Cheap
 bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
-possible roem) and move ordering down to five tricks left; from four tricks
-left, a plain search of each trick that updates the state once per trick (the
-lead ordered with three or four tricks left, nothing ordered with two: there
-ordering costs more than the nodes it saves; the last trick scored directly).
+possible roem) and move ordering down to five tricks left; with four or three
+tricks left, a plain search of each trick that updates the state once per
+trick (only the lead ordered); with two left, four nested loops over the first
+of them with the last scored directly, after the cheap bounds but without the
+transposition table (cheaper than its probe; the roem game still keeps its
+twins there).
 Everywhere a *killer* goes first, before the table's best card: the card
 that last cut a search at the same place of a trick (tricks done, seat to
 play, led suit, winning card so far; for a lead, the suit led to the trick
