@@ -1056,29 +1056,34 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
 
 
 cdef inline int kj_two_leaf(KJState* s, int c0, int c1, int c2, int c3, int win_pos,
-                            int mode) noexcept nogil:
+                            uint32_t all8, int sd, int mode) noexcept nogil:
     """The value (absolute, as in :func:`kj_trick_plain`) of the last two tricks
     when the seats from the leader play ``c0`` .. ``c3`` to the first of them
-    (``win_pos``: the place of its winning card)."""
-    cdef int leader = s.d.leader, winner = (leader + win_pos) & 3, team = winner & 1
-    cdef uint32_t m0 = (<uint32_t>1) << c0, m1 = (<uint32_t>1) << c1
-    cdef uint32_t m2 = (<uint32_t>1) << c2, m3 = (<uint32_t>1) << c3
-    cdef uint32_t tm = m0 | m1 | m2 | m3
-    cdef int roem = kj_trick_roem(s, tm), sd = 0, seat, tpts, fd, ft
-    cdef uint32_t h[4]
-    h[leader] = s.hands[leader] & ~m0
-    h[(leader + 1) & 3] = s.hands[(leader + 1) & 3] & ~m1
-    h[(leader + 2) & 3] = s.hands[(leader + 2) & 3] & ~m2
-    h[(leader + 3) & 3] = s.hands[(leader + 3) & 3] & ~m3
-    tpts = s.pts[c0] + s.pts[c1] + s.pts[c2] + s.pts[c3] + roem
-    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0:
-        seat = s.stuk_seat
-        if (tm & s.hands[seat] & s.stukmask) and not (h[seat] & s.stukmask):
-            sd = 20                 # the holder plays the second of K, Q of trumps
-    kj_last_at(s, h[0], h[1], h[2], h[3], winner, s.d.flags & (1 << team),
-               s.d.accd + (tpts if team == s.playing else -tpts)
-               + ((sd if (s.stuk_seat & 1) == s.playing else -sd) if sd else 0),
-               s.d.acct + roem + sd, &fd, &ft)
+    (``win_pos``: the place of its winning card) and their other cards to the
+    last (``all8``: the eight cards; ``sd``: the stuk "hand" still to come, in
+    P's d: its holder plays the second of K, Q in one of these tricks, whatever
+    the order)."""
+    cdef int leader = s.d.leader, w7 = (leader + win_pos) & 3, team7 = w7 & 1, team8
+    cdef uint32_t tm = ((<uint32_t>1) << c0) | ((<uint32_t>1) << c1) | ((<uint32_t>1) << c2) \
+        | ((<uint32_t>1) << c3)
+    cdef uint32_t last = all8 & ~tm
+    cdef int r7 = kj_trick_roem(s, tm), r8 = kj_trick_roem(s, last)
+    cdef int p7 = s.pts[c0] + s.pts[c1] + s.pts[c2] + s.pts[c3]
+    cdef int p8 = s.d.hpts - p7 + 10 + r8
+    cdef int led8 = ctz64(s.hands[w7] & last) & 3, k, c, pw, best = -1, w8 = 0, fd, ft
+    for k in range(4):
+        c = ctz64(s.hands[k] & last)
+        pw = kj_power(s, c, led8)
+        if pw > best:
+            best = pw
+            w8 = k
+    team8 = w8 & 1
+    if (s.d.flags & (1 << team7)) and team8 == team7:
+        p8 += s.pit
+        r8 += s.pit
+    p7 += r7
+    fd = s.d.accd + sd + (p7 if team7 == s.playing else -p7) + (p8 if team8 == s.playing else -p8)
+    ft = s.d.acct + (sd if sd >= 0 else -sd) + r7 + r8
     if mode == 0:
         return fd
     if mode == 2:
@@ -1099,9 +1104,12 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
     cdef uint32_t l0 = s.hands[leader], l1, l2, l3
     cdef int c0, c1, c2, c3, led, p0, p1, p2, p3, w1, w2, w3, wp1, wp2, wp3, t1, t2, v
     cdef int a0 = alpha, b0 = beta, a1, b1, a2, b2, a3, b3, v0, v1, v2, v3
-    cdef int n = 0
+    cdef int n = 0, sd = 0
+    cdef uint32_t all8 = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     if kj_check_limits(s):
         return 0
+    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
+        sd = 20 if (s.stuk_seat & 1) == s.playing else -20
     v0 = -KJ_INF if x0 else KJ_INF
     while l0:
         c0 = ctz64(l0)
@@ -1139,7 +1147,7 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
                     l3 &= l3 - 1
                     n += 1
                     w3 = 3 if kj_power(s, c3, led) > wp2 else w2
-                    v = kj_two_leaf(s, c0, c1, c2, c3, w3, mode)
+                    v = kj_two_leaf(s, c0, c1, c2, c3, w3, all8, sd, mode)
                     if x3:
                         if v > v3:
                             v3 = v
