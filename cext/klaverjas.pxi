@@ -1102,7 +1102,7 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
     cdef int x0 = ((leader & 1) == s.playing) != (mode == 2)
     cdef int x1 = not x0, x2 = x0, x3 = not x0
     cdef uint32_t l0 = s.hands[leader], l1, l2, l3
-    cdef int c0, c1, c2, c3, led, p0, p1, p2, p3, w1, w2, w3, wp1, wp2, wp3, t1, t2, v
+    cdef int c0, c1, c2, c3, led, p0, p1, p2, w1, w2, w3, wp1, wp2, t1, t2, v
     cdef int a0 = alpha, b0 = beta, a1, b1, a2, b2, a3, b3, v0, v1, v2, v3
     cdef int n = 0, sd = 0
     cdef uint32_t all8 = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
