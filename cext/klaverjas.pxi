@@ -965,43 +965,36 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     pit_o[0] = po
 
 
-cdef inline void kj_last_at(KJState* s, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3,
-                            int leader, int flags, int accd0, int acct0, int* accd,
-                            int* acct) noexcept nogil:
-    """Final acc d and roem total when seat ``i`` holds the one card ``h<i>`` and
-    ``leader`` leads the last trick, from acc d ``accd0``, roem ``acct0`` and pit
-    flags ``flags`` (the same scoring as :func:`kj_play`)."""
-    cdef int i, seat, c, pw, best = -1, winner = 0, team, total = 10, bonus = 0, sd = 0, led
-    cdef uint32_t hm[4]
-    hm[0] = h0
-    hm[1] = h1
-    hm[2] = h2
-    hm[3] = h3
-    led = ctz64(hm[leader]) & 3
-    for i in range(4):
-        seat = (leader + i) & 3
-        c = ctz64(hm[seat])
-        total += s.pts[c]
-        pw = kj_power(s, c, led)
+cdef inline int kj_last_winner(KJState* s, uint32_t last, int leader) noexcept nogil:
+    """The seat that wins the last trick when every seat plays its card of
+    ``last`` (one each) and ``leader`` leads it."""
+    cdef int k, pw, best = -1, w = 0, led = ctz64(s.hands[leader] & last) & 3
+    for k in range(4):
+        pw = kj_power(s, ctz64(s.hands[k] & last), led)
         if pw > best:
             best = pw
-            winner = seat
-    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (hm[s.stuk_seat] & s.stukmask):
-        # the holder plays the second of K, Q of trumps
-        sd = 20 if (s.stuk_seat & 1) == s.playing else -20
-    team = winner & 1
-    bonus = kj_trick_roem(s, h0 | h1 | h2 | h3)
-    if flags & (1 << team):
-        bonus += s.pit
-    total += bonus
-    accd[0] = accd0 + sd + (total if team == s.playing else -total)
-    acct[0] = acct0 + (20 if sd else 0) + bonus
+            w = k
+    return w
+
+
+cdef inline int kj_stuk_to_come(KJState* s) noexcept nogil:
+    """Stuk "hand" still to be scored, in P's d: its holder still holds K or Q
+    of trumps, so it will play the second of them (the other one it has played
+    or will play first)."""
+    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
+        return 20 if (s.stuk_seat & 1) == s.playing else -20
+    return 0
 
 
 cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
-    """Final acc d and roem when every seat holds one card (a trick boundary)."""
-    kj_last_at(s, s.hands[0], s.hands[1], s.hands[2], s.hands[3], s.d.leader, s.d.flags,
-               s.d.accd, s.d.acct, accd, acct)
+    """Final acc d and roem total when every seat holds one card (a trick
+    boundary): the same scoring as :func:`kj_play`."""
+    cdef uint32_t last = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+    cdef int team = kj_last_winner(s, last, s.d.leader) & 1, sd = kj_stuk_to_come(s)
+    cdef int bonus = kj_trick_roem(s, last) + (s.pit if s.d.flags & (1 << team) else 0)
+    cdef int total = s.d.hpts + 10 + bonus
+    accd[0] = s.d.accd + sd + (total if team == s.playing else -total)
+    acct[0] = s.d.acct + (sd if sd >= 0 else -sd) + bonus
 
 
 ctypedef struct KJTrick:
@@ -1055,6 +1048,21 @@ cdef int kj_trick_done(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     return v
 
 
+cdef inline int kj_ab_take(int maxi, int v, int* best, int* a, int* b) noexcept nogil:
+    """Fail-soft alpha-beta bookkeeping of one child value ``v`` at a node of
+    the maximiser (``maxi``) or the minimiser; returns whether it cuts."""
+    if maxi:
+        if v > best[0]:
+            best[0] = v
+            if v > a[0]:
+                a[0] = v
+    elif v < best[0]:
+        best[0] = v
+        if v < b[0]:
+            b[0] = v
+    return a[0] >= b[0]
+
+
 cdef inline int kj_two_leaf(KJState* s, int c0, int c1, int c2, int c3, int win_pos,
                             uint32_t all8, int sd, int mode) noexcept nogil:
     """The value (absolute, as in :func:`kj_trick_plain`) of the last two tricks
@@ -1070,14 +1078,8 @@ cdef inline int kj_two_leaf(KJState* s, int c0, int c1, int c2, int c3, int win_
     cdef int r7 = kj_trick_roem(s, tm), r8 = kj_trick_roem(s, last)
     cdef int p7 = s.pts[c0] + s.pts[c1] + s.pts[c2] + s.pts[c3]
     cdef int p8 = s.d.hpts - p7 + 10 + r8
-    cdef int led8 = ctz64(s.hands[w7] & last) & 3, k, c, pw, best = -1, w8 = 0, fd, ft
-    for k in range(4):
-        c = ctz64(s.hands[k] & last)
-        pw = kj_power(s, c, led8)
-        if pw > best:
-            best = pw
-            w8 = k
-    team8 = w8 & 1
+    cdef int fd, ft
+    team8 = kj_last_winner(s, last, w7) & 1
     if (s.d.flags & (1 << team7)) and team8 == team7:
         p8 += s.pit
         r8 += s.pit
@@ -1102,14 +1104,13 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
     cdef int x0 = ((leader & 1) == s.playing) != (mode == 2)
     cdef int x1 = not x0, x2 = x0, x3 = not x0
     cdef uint32_t l0 = s.hands[leader], l1, l2, l3
-    cdef int c0, c1, c2, c3, led, p0, p1, p2, w1, w2, w3, wp1, wp2, t1, t2, v
+    cdef int c0, c1, c2, c3, led, p0, p1, p2, w1, w2, w3, wp1, wp2, t1, t2
     cdef int a0 = alpha, b0 = beta, a1, b1, a2, b2, a3, b3, v0, v1, v2, v3
     cdef int n = 0, sd = 0
     cdef uint32_t all8 = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     if kj_check_limits(s):
         return 0
-    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
-        sd = 20 if (s.stuk_seat & 1) == s.playing else -20
+    sd = kj_stuk_to_come(s)
     v0 = -KJ_INF if x0 else KJ_INF
     while l0:
         c0 = ctz64(l0)
@@ -1147,53 +1148,17 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
                     l3 &= l3 - 1
                     n += 1
                     w3 = 3 if kj_power(s, c3, led) > wp2 else w2
-                    v = kj_two_leaf(s, c0, c1, c2, c3, w3, all8, sd, mode)
-                    if x3:
-                        if v > v3:
-                            v3 = v
-                            if v > a3:
-                                a3 = v
-                    elif v < v3:
-                        v3 = v
-                        if v < b3:
-                            b3 = v
-                    if a3 >= b3:
+                    if kj_ab_take(x3, kj_two_leaf(s, c0, c1, c2, c3, w3, all8, sd, mode), &v3, &a3,
+                                  &b3):
                         break
                 n += 1
-                if x2:
-                    if v3 > v2:
-                        v2 = v3
-                        if v3 > a2:
-                            a2 = v3
-                elif v3 < v2:
-                    v2 = v3
-                    if v3 < b2:
-                        b2 = v3
-                if a2 >= b2:
+                if kj_ab_take(x2, v3, &v2, &a2, &b2):
                     break
             n += 1
-            if x1:
-                if v2 > v1:
-                    v1 = v2
-                    if v2 > a1:
-                        a1 = v2
-            elif v2 < v1:
-                v1 = v2
-                if v2 < b1:
-                    b1 = v2
-            if a1 >= b1:
+            if kj_ab_take(x1, v2, &v1, &a1, &b1):
                 break
         n += 1
-        if x0:
-            if v1 > v0:
-                v0 = v1
-                if v1 > a0:
-                    a0 = v1
-        elif v1 < v0:
-            v0 = v1
-            if v1 < b0:
-                b0 = v1
-        if a0 >= b0:
+        if kj_ab_take(x0, v1, &v0, &a0, &b0):
             break
     s.nodes += n
     return v0

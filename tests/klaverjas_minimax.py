@@ -2,7 +2,8 @@
 
 No pruning, no transposition table, no cleverness: recursive max (playing team to
 move) / min (other team to move) over ``PlayState.legal_cards()`` of
-``PlayState.result().net`` at the end of the hand.  Exponential: use it only on
+``PlayState.result().net`` at the end of the hand (``minimax_of``: of any score
+of the finished hand, for either team).  Exponential: use it only on
 positions with a few tricks left.
 
 >>> from quartet_solver.klaverjas import Deal, PlayState
@@ -18,17 +19,26 @@ True
 
 from __future__ import annotations
 
+from typing import Callable
+
 from quartet_solver.klaverjas import PlayState
+
+
+def minimax_of(state: PlayState, score: Callable[[PlayState], int], playing_maximises: bool = True) -> int:
+    """Minimax of ``score`` (of the finished hand) under optimal play by both
+    teams: the playing team maximises it (minimises it when ``playing_maximises``
+    is False), the other team does the opposite."""
+    if state.is_over:
+        return score(state)
+    values = [minimax_of(state.play(card), score, playing_maximises) for card in state.legal_cards()]
+    if (state.to_move_index % 2 == state.playing_team) == playing_maximises:
+        return max(values)
+    return min(values)
 
 
 def minimax(state: PlayState) -> int:
     """Net score of the playing team under optimal play by both teams."""
-    if state.is_over:
-        return state.result().net
-    values = [minimax(state.play(card)) for card in state.legal_cards()]
-    if state.to_move_index % 2 == state.playing_team:
-        return max(values)
-    return min(values)
+    return minimax_of(state, lambda end: end.result().net)
 
 
 def card_values(state: PlayState) -> dict:

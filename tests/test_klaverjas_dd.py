@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 from klaverjas_minimax import card_values as ref_card_values
-from klaverjas_minimax import minimax
+from klaverjas_minimax import minimax, minimax_of
 from quartet_solver.cards import Card, Rank, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import Deal, PlayState, Rules
@@ -248,21 +248,19 @@ def test_hypothesis_endgames_against_minimax(seed, tricks_left, extra, rules, bi
 def _roem_game(st: PlayState) -> int:
     """Plain minimax of the roem game: all roem and pit at the end of the hand,
     whoever scores it; the playing team minimises it, the other maximises."""
-    if st.is_over:
-        return sum(st.roem) + sum(st.result().pit)
-    values = [_roem_game(st.play(c)) for c in st.legal_cards()]
-    return min(values) if st.to_move_index % 2 == st.playing_team else max(values)
+    return minimax_of(st, lambda end: sum(end.roem) + sum(end.result().pit), playing_maximises=False)
+
+
+def _d_of(end: PlayState) -> int:
+    res = end.result()
+    p = end.playing_team
+    return res.points[p] + res.pit[p] - res.points[1 - p] - res.pit[1 - p]
 
 
 def _final_d(st: PlayState) -> int:
     """Plain minimax of the final d: the playing team's points and pit minus
     the other team's, both teams playing for them (nat plays no part)."""
-    if st.is_over:
-        res = st.result()
-        p = st.playing_team
-        return res.points[p] + res.pit[p] - res.points[1 - p] - res.pit[1 - p]
-    values = [_final_d(st.play(c)) for c in st.legal_cards()]
-    return max(values) if st.to_move_index % 2 == st.playing_team else min(values)
+    return minimax_of(st, _d_of)
 
 
 def _check_two_trick_boundary(st: PlayState) -> None:
