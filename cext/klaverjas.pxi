@@ -126,6 +126,7 @@ cdef enum:
     KJ_TWAYS = 4              # slots of a twin-table bucket
     KJ_TWIN_LAST = 5          # twins at trick boundaries with this many tricks done or fewer
                               # (one more in the roem game)
+    KJ_FILTER_WORDS = 4096    # 64-bit words of a presence filter (32 KiB: cache-resident)
     KJ_EST_TRICKS = 2         # d-search nodes of the first tricks: kj_order_by_estimate
 
 # trick power by natural rank (7 8 9 T J Q K A)
@@ -263,6 +264,10 @@ ctypedef struct KJState:
     clock_t deadline
     int has_deadline, aborted
     uint64_t phase_nodes[2]   # nodes spent: the d search, the nat search
+    # presence filters of the two tables (kj_filter_has): a bit per class of
+    # hashes, set when an entry of this generation is made for one of them
+    uint64_t tfilt[KJ_FILTER_WORDS]
+    uint64_t wfilt[KJ_FILTER_WORDS]
     # killers (kj_killer): by tricks done, place in the trick, seat, led suit
     # and winning card so far, the card that last cut a search there
     int8_t killer[8][4][4][4][16]
@@ -590,6 +595,21 @@ cdef inline uint64_t kj_hash(uint32_t* key, int pos) noexcept nogil:
     return x
 
 
+cdef inline int kj_filter_has(uint64_t* f, uint64_t h) noexcept nogil:
+    """Whether the presence filter ``f`` has the bit of hash ``h`` (its high
+    bits; the tables index by the low ones).  Each table sets the bit of every
+    entry it makes (:func:`kj_filter_set`) and the filters are cleared with each
+    new generation, so a clear bit means that no entry of this generation has
+    that hash: the probe is skipped, and with it a likely cache miss (a table
+    probe that finds nothing is the common case; paired, 0.95x time for the
+    main table, 0.85-0.90x more for the twin table)."""
+    return <int>((f[(h >> 46) & (KJ_FILTER_WORDS - 1)] >> ((h >> 40) & 63)) & 1)
+
+
+cdef inline void kj_filter_set(uint64_t* f, uint64_t h) noexcept nogil:
+    f[(h >> 46) & (KJ_FILTER_WORDS - 1)] |= (<uint64_t>1) << ((h >> 40) & 63)
+
+
 cdef inline KJEntry* kj_bucket(KJState* s, uint64_t h) noexcept nogil:
     """The bucket of hash ``h``: two slots, one 64-byte cache line (four slots,
     two lines, kept no more positions and took 5% longer)."""
@@ -611,6 +631,8 @@ cdef inline KJEntry* kj_find(KJState* s, uint32_t* key, uint64_t h, int meta) no
     """The entry of the position (``meta``: leader, pit flags, search mode)."""
     cdef KJEntry* e = kj_bucket(s, h)
     cdef int k
+    if not kj_filter_has(s.tfilt, h):
+        return NULL
     for k in range(2):
         if (e[k].gen == s.gen and e[k].meta == meta and e[k].h[0] == key[0]
                 and e[k].h[1] == key[1] and e[k].h[2] == key[2] and e[k].h[3] == key[3]):
@@ -627,6 +649,7 @@ cdef inline KJEntry* kj_entry_for(KJState* s, uint32_t* key, uint64_t h, int met
     cdef int k
     if e != NULL:
         return e
+    kj_filter_set(s.tfilt, h)
     e = b
     for k in range(2):
         if b[k].gen != s.gen:
@@ -1433,6 +1456,8 @@ cdef inline int kj_twin_cut(KJState* s, KJTwinKey* p, int widen, int a, int b,
     twins have the same value); ``value`` is then the bound."""
     cdef KJTwin* t = kj_twin_bucket(s, p.h)
     cdef int i, dl
+    if not kj_filter_has(s.wfilt, p.h):
+        return 0
     for i in range(KJ_TWAYS):
         if kj_is_twin(s, &t[i], p):
             dl = kj_twin_delta(s, t[i].sig, p.sig) if widen and t[i].sig != p.sig else 0
@@ -1451,9 +1476,12 @@ cdef inline KJTwin* kj_twin_entry(KJState* s, KJTwinKey* p) noexcept nogil:
     cdef KJTwin* b = kj_twin_bucket(s, p.h)
     cdef KJTwin* t = NULL
     cdef int w
-    for w in range(KJ_TWAYS):
-        if b[w].sig == p.sig and kj_is_twin(s, &b[w], p):
-            return &b[w]
+    if kj_filter_has(s.wfilt, p.h):
+        for w in range(KJ_TWAYS):
+            if b[w].sig == p.sig and kj_is_twin(s, &b[w], p):
+                return &b[w]
+    else:
+        kj_filter_set(s.wfilt, p.h)
     for w in range(KJ_TWAYS):
         if b[w].gen != s.gen:
             t = &b[w]
@@ -1510,6 +1538,8 @@ cdef inline int kj_twin_cut_n(KJState* s, KJTwinKey* p, int need, int base, int*
     """:func:`kj_twin_cut` for the nat search (:func:`kj_twin_use_n`)."""
     cdef KJTwin* t = kj_twin_bucket(s, p.h)
     cdef int i, dl
+    if not kj_filter_has(s.wfilt, p.h):
+        return 0
     for i in range(KJ_TWAYS):
         if kj_is_twin(s, &t[i], p):
             dl = 0 if t[i].sig == p.sig else kj_twin_delta(s, t[i].sig, p.sig)
@@ -2074,6 +2104,8 @@ cdef class KlaverjasKernel:
             memset(self.s.tw, 0, (self.s.twmask + 1) * sizeof(KJTwin))
             self.s.gen = 0
         self.s.gen += 1
+        memset(self.s.tfilt, 0, sizeof(self.s.tfilt))
+        memset(self.s.wfilt, 0, sizeof(self.s.wfilt))
         memset(self.s.killer, -1, sizeof(self.s.killer))
 
     cdef void _setup(self, int trump, int rotterdam, int stuk_mode, int stuk_seat, int pit,
