@@ -1426,7 +1426,10 @@ cdef inline int kj_twin_probe(KJState* s, int meta, int roem, KJTwinKey* p) noex
     tricks left or more; in the roem game, ``meta`` & 32, two or more: there a
     twin's bounds are exact and stand for the position's own, paired 0.98x
     time), with its twin key in ``p`` (:func:`kj_twin_fill`) and its bucket
-    prefetched: the callers probe the main table meanwhile (paired, 0.95x)."""
+    prefetched.  The d and nat searches call it after the main table has
+    failed to settle the position (a cut there saves the twin key; with the
+    presence filters this beats overlapping the two probes: paired, 0.98-0.99x)
+    and the roem game at once (it has no main-table entry there)."""
     cdef char* tb
     if s.d.tricks_done > KJ_TWIN_LAST + ((meta >> 5) & 1) or not s.twins:
         return 0
@@ -1670,10 +1673,10 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         if s.d.tricks_done == 6:
             return kj_two(s, a + s.d.accd, b + s.d.accd, 0) - s.d.accd
         depth = 8 - s.d.tricks_done
-        twin = kj_twin_probe(s, meta, xub, &tw)
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
+        twin = kj_twin_probe(s, meta, xub, &tw)
         # a twin's bounds, widened by the point difference (kj_twin_key)
         if twin and kj_twin_cut(s, &tw, 1, a, b, &v):
             return v
@@ -1776,8 +1779,6 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if s.d.tricks_done == 6:
             return kj_two(s, a, b, 1)
         need = s.thr - s.d.accd
-        if xub + po != 0:
-            twin = kj_twin_probe(s, meta | 16, xub, &tw)
         # made-ness already settled by the mode-D table?
         ed = kj_find(s, key, h, meta)
         if ed != NULL and ed.lo > need:
@@ -1807,6 +1808,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry_n(e, need, dmax, base, &a, &b, &ttbest, &v):
             return v
+        twin = kj_twin_probe(s, meta, xub - po, &tw)
         if twin and kj_twin_cut_n(s, &tw, need, base, &a, &b, &v):
             return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
