@@ -290,7 +290,7 @@ def analyse_bid(
     deals = _sample_deals(cards, s, samples, seed)
     masks = [tuple(h.mask >> 20 for h in deal.hands) for deal in deals]
     workers = processes if processes is not None else (os.cpu_count() or 1) if samples >= 100 else 1
-    chunk = max(1, math.ceil(len(masks) / (4 * max(workers, 1))))
+    chunk = max(1, math.ceil(len(masks) / (16 * max(workers, 1))))
     chunks = [masks[i : i + chunk] for i in range(0, len(masks), chunk)]
     rows: list[tuple[int, ...]] = []
     own_pool = None
