@@ -31,7 +31,8 @@
 # points, so a twin's bounds bound the position, widened by the point difference
 # in mode D, at a shifted need in mode N and as they are in mode R (where the
 # twin table alone holds the bounds, from two tricks left: kj_twin_key,
-# kj_twin_probe); cheap upper/lower bounds
+# kj_twin_probe), each table with a presence filter that skips most probes
+# that would find nothing (kj_filter_has); cheap upper/lower bounds
 # (points, roem by distinct players, top trumps of one team), interchangeable
 # zero-point cards merged and move ordering; with four or three tricks left a
 # plain search of each trick (only the lead ordered; the state updated once per

@@ -80,7 +80,10 @@ Everywhere a *killer* goes first, before the table's best card: the card
 that last cut a search at the same place of a trick (tricks done, seat to
 play, led suit, winning card so far; for a lead, the suit led to the trick
 before).  The transposition table has buckets of two entries, one cache
-line, and sits on huge pages where Linux allows it.
+line, and sits on huge pages where Linux allows it.  Each table has a
+*presence filter* beside it (32 KiB, a bit per class of hashes, cleared for
+each solve): most probes find nothing, and where the filter's bit is clear
+the probe is skipped, and with it a likely cache miss.
 ``d`` is solved by one principal variation search on the window from the made
 threshold up: the first card of each node with a wide window, the others by a
 null-window test that they are no better (searched again if they are).  It fails
