@@ -144,9 +144,12 @@ def test_analyse_bid_errors():
 
 def test_benchmark_script_runs():
     """benchmarks/klaverjas_dd.py with tiny sizes (it checks its solver against
-    the plain minimax on the endgames it times)."""
+    the plain minimax on the endgames it times, and that repeated passes search
+    the same nodes and find the same values)."""
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "klaverjas_dd.py")
-    out = subprocess.run([sys.executable, script, "--deals", "1", "--endgames", "3", "--bid-samples", "0"],
+    out = subprocess.run([sys.executable, script, "--deals", "1", "--endgames", "3", "--bid-samples", "0",
+                          "--repeat", "2"],
                          capture_output=True, text=True, timeout=300, cwd=tempfile.gettempdir())
     assert out.returncode == 0, out.stderr
     assert "4 full-deal solves" in out.stdout and "values equal" in out.stdout
+    assert "fastest of 2 passes" in out.stdout
