@@ -157,16 +157,12 @@ for _m in range(256):
     KJ_ABOVE[_m] = 0xFF & ~((2 << (_m.bit_length() - 1)) - 1) if _m else 0xFF
 
 
-# twin keys (kj_twin_key): KJ_NAT2PPOW maps a plain suit's natural-rank pattern
-# to its by-power one (as KJ_NAT2POW does for trumps), KJ_POWPT gives the points
-# of the card of each power (row 1: trumps), KJ_CMP4[m << 4 | x] packs the bits
-# of x at the set bits of m (4 bits) together and KJ_POP4 counts bits
-cdef uint8_t KJ_NAT2PPOW[256]
+# twin keys (kj_twin_key): KJ_POWPT gives the points of the card of each power
+# (row 1: trumps), KJ_CMP4[m << 4 | x] packs the bits of x at the set bits of m
+# (4 bits) together and KJ_POP4 counts bits
 cdef int KJ_POWPT[2][8]
 cdef uint8_t KJ_CMP4[256]
 cdef uint8_t KJ_POP4[16]
-for _m in range(256):
-    KJ_NAT2PPOW[_m] = sum(1 << (KJ_PPOW[_r] - 1) for _r in range(8) if (_m >> _r) & 1)
 for _r in range(8):
     KJ_POWPT[0][KJ_PPOW[_r] - 1] = KJ_PPTS[_r]
     KJ_POWPT[1][KJ_TPOW[_r] - 1] = KJ_TPTS[_r]
@@ -183,6 +179,49 @@ cdef inline uint32_t kj_compress8(uint32_t m, uint32_t x) noexcept nogil:
         return qs_pext32(x, m)
     return KJ_CMP4[((m & 15) << 4) | (x & 15)] | (KJ_CMP4[(m & 0xF0) | (x >> 4)] << KJ_POP4[m & 15])
 
+
+cdef inline uint32_t kj_compress32(uint32_t m, uint32_t x) noexcept nogil:
+    """The bits of ``x`` at the set bits of ``m`` (32 bits), packed together."""
+    cdef uint32_t out = 0, mb
+    cdef int i, k = 0
+    if QS_HAS_PEXT:
+        return qs_pext32(x, m)
+    for i in range(4):
+        mb = (m >> (8 * i)) & 0xFFu
+        out |= kj_compress8(mb, (x >> (8 * i)) & 0xFFu) << k
+        k += KJ_POP4[mb & 15] + KJ_POP4[mb >> 4]
+    return out
+
+
+# KJ_TWLAY[trump][j][x]: byte j (x) of a card mask in the by-power layout of
+# the twin key: bit 8 * suit + power - 1 (each suit's by-power pattern a byte)
+cdef uint32_t KJ_TWLAY[4][4][256]
+
+
+cdef void kj_init_twlay() noexcept:
+    cdef int t, j, x, b, c, nat, su, pw
+    cdef uint32_t v
+    for t in range(4):
+        for j in range(4):
+            for x in range(256):
+                v = 0
+                for b in range(8):
+                    if (x >> b) & 1:
+                        c = 8 * j + b
+                        nat = c >> 2
+                        su = c & 3
+                        pw = KJ_TPOW[nat] if su == t else KJ_PPOW[nat]
+                        v |= (<uint32_t>1) << (8 * su + pw - 1)
+                KJ_TWLAY[t][j][x] = v
+
+
+kj_init_twlay()
+
+
+cdef inline uint32_t kj_twlay(uint32_t* tab, uint32_t m) noexcept nogil:
+    """Card mask ``m`` in the by-power layout (``tab``: KJ_TWLAY of the trump)."""
+    return (tab[m & 0xFFu] | tab[256 + ((m >> 8) & 0xFFu)] | tab[512 + ((m >> 16) & 0xFFu)]
+            | tab[768 + (m >> 24)])
 
 
 cdef inline uint32_t kj_suit_pattern(uint32_t m, int suit) noexcept nogil:
@@ -1328,10 +1367,16 @@ ctypedef struct KJTwinKey:
 cdef inline void kj_twin_key(KJState* s, KJTwinKey* p) noexcept nogil:
     """The twin key ``p.k`` of a position at a trick boundary, given ``p.meta``
     (leader, pit flags, search) and its roem cards ``p.cov``: for each suit, the
-    number of its cards still out and which hands hold the first, second, ... of
-    them by power (N, E, S; W the rest); ``p.sig`` gets the by-power pattern of
-    each suit's cards (which cards they are), ``p.cpos`` the places of the roem
-    cards among them (a byte per suit) and ``p.h`` a hash of all but ``sig``.
+    number of its cards still out (``k[3]``, a byte per suit) and which hands
+    hold the first, second, ... of them by power (``k[0..2]``: N, E, S; W the
+    rest).  In the by-power layout (:func:`kj_twlay`: bit 8 * suit + power - 1)
+    the cards out are ``p.sig``, the by-power pattern of each suit's cards
+    (which cards they are); a hand's cards among them, packed in that order
+    (suit by suit, each by power), are its part of the key, and the counts split
+    them by suit.  ``p.cpos``: the places of the roem cards among the cards out,
+    packed the same way; ``p.h`` a hash of all but ``sig``.  (Three packings and
+    four table look-ups per mask: paired 0.97-0.99x time against packing each
+    suit apart.)
 
     Twins (same ``k`` and ``meta``, the same roem cards, :func:`kj_roem_cov`,
     at the same places by power) are the same game but for the points of the
@@ -1344,26 +1389,22 @@ cdef inline void kj_twin_key(KJState* s, KJTwinKey* p) noexcept nogil:
     twin's bounds, widened by that much, bound the position.
     The nat search uses them at a shifted need (:func:`kj_twin_use_n`); in the
     roem game, where the points do not count, twins have the same value."""
-    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], r, cm
-    cdef uint8_t* tab
+    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], r, v
+    cdef uint32_t* lay = &KJ_TWLAY[s.trump][0][0]
     cdef int su
     cdef uint64_t x = (<uint64_t>p.meta) * <uint64_t>0xFF51AFD7ED558CCDULL
-    p.sig = 0
-    p.cpos = 0
+    r = kj_twlay(lay, rem)
+    p.sig = r
+    # the cards out by suit then power: each hand's of them, packed; and the
+    # number of each suit's (a byte each), which splits the packed patterns
+    p.k[0] = kj_compress32(r, kj_twlay(lay, s.hands[0]))
+    p.k[1] = kj_compress32(r, kj_twlay(lay, s.hands[1]))
+    p.k[2] = kj_compress32(r, kj_twlay(lay, s.hands[2]))
+    v = r - ((r >> 1) & 0x55555555u)
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u)
+    p.k[3] = (v + (v >> 4)) & 0x0F0F0F0Fu
+    p.cpos = kj_compress32(r, kj_twlay(lay, p.cov)) if p.cov else 0
     for su in range(4):
-        if su == s.trump:
-            tab = &KJ_NAT2POW[0]
-        else:
-            tab = &KJ_NAT2PPOW[0]
-        r = tab[kj_suit_pattern(rem, su)]
-        p.k[su] = ((<uint32_t>(KJ_POP4[r & 15] + KJ_POP4[r >> 4])) << 24
-                   | kj_compress8(r, tab[kj_suit_pattern(s.hands[0], su)]) << 16
-                   | kj_compress8(r, tab[kj_suit_pattern(s.hands[1], su)]) << 8
-                   | kj_compress8(r, tab[kj_suit_pattern(s.hands[2], su)]))
-        p.sig |= r << (8 * su)
-        cm = kj_suit_pattern(p.cov, su)
-        if cm:
-            p.cpos |= kj_compress8(r, tab[cm]) << (8 * su)
         x ^= (<uint64_t>p.k[su]) * (<uint64_t>0x9E3779B97F4A7C15ULL + 2 * su)
         x = (x ^ (x >> 31)) * <uint64_t>0xBF58476D1CE4E5B9ULL
     x ^= x >> 29

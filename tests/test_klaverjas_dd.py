@@ -18,7 +18,7 @@ from hypothesis import strategies as hst
 
 from klaverjas_minimax import card_values as ref_card_values
 from klaverjas_minimax import minimax, minimax_of
-from quartet_solver.cards import Card, Rank, Suit
+from quartet_solver.cards import Card, Deck, Rank, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import Deal, PlayState, Rules
 from quartet_solver._core import KlaverjasKernel
@@ -375,6 +375,37 @@ def test_twin_positions_differ_by_at_most_their_points():
         moved += d_x != d_y
         roem += r_x > 0
     assert pairs >= 150 and moved >= 40 and mixed >= 20 and roem >= 30, (pairs, moved, mixed, roem)
+
+
+def test_twin_key_encodes_the_holders_by_power():
+    """The twin key against its definition, derived here from the cards: the
+    cards out ordered by suit, then by power within the suit; ``sig`` has bit
+    8 * suit + power - 1 of each (power 1-8 by the rules' card order), key part
+    i (N, E, S) bit j when the j-th of them is in hand i, part 3 the number of
+    cards out of each suit (a byte each), and ``cpos`` bit j when the j-th is
+    a roem card.  On trick-boundary positions with two to seven tricks left,
+    every trump and rule set."""
+    rng = random.Random(91)
+    kernel = KlaverjasKernel(12)
+    for i in range(300):
+        rules = RULESETS[i % len(RULESETS)]
+        st = random_endgame(rng, 2 + i % 6, extra=0, rules=rules, bias=(0.0, 0.5, 1.0)[i % 3])
+        _load(kernel, st)
+        key, sig, cov, cpos = kernel.twin_key()
+        hands = [set(st.hand(s)) for s in range(4)]
+        out = []                    # (suit bit, power, holder, card bit) of the cards out
+        for h, cards in enumerate(hands):
+            for c in cards:
+                suit_cards = [x for x in Deck.piquet() if x.suit == c.suit]
+                power = 1 + sum(card_power(x, st.trump, c.suit) < card_power(c, st.trump, c.suit)
+                                for x in suit_cards)
+                out.append(((c.index - 20) & 3, power, h, c.index - 20))
+        out.sort()
+        want_sig = sum(1 << (8 * su + pw - 1) for su, pw, _, _ in out)
+        want = [sum(1 << j for j, o in enumerate(out) if o[2] == h) for h in range(3)]
+        want.append(sum(sum(1 for o in out if o[0] == su) << (8 * su) for su in range(4)))
+        want_cpos = sum(1 << j for j, o in enumerate(out) if cov >> o[3] & 1)
+        assert (key, sig, cpos) == (tuple(want), want_sig, want_cpos), repr(st)
 
 
 @settings(max_examples=25, deadline=None)
