@@ -283,6 +283,7 @@ ctypedef struct KJState:
     int pts[32]
     int tpow[32]              # 1..8 for trumps, 0 otherwise
     int ppow[32]              # plain power by rank, 1..8
+    int powt[4][32]           # kj_power by led suit and card
     uint32_t trump_above[9]   # trumps with power > p
     int trump_of_pow[9]       # card bit of the trump with power p (1..8)
     uint32_t plain_above[32]  # cards of any suit whose plain power beats card c's
@@ -314,12 +315,9 @@ ctypedef struct KJState:
 
 
 cdef inline int kj_power(KJState* s, int c, int led) noexcept nogil:
-    """Trick power of card ``c`` when suit ``led`` was led (0: it cannot win)."""
-    if s.tpow[c]:
-        return 100 + s.tpow[c]
-    if (c & 3) == led:
-        return s.ppow[c]
-    return 0
+    """Trick power of card ``c`` when suit ``led`` was led (0: it cannot win):
+    100 + trump power for a trump, plain power in the led suit (a table)."""
+    return s.powt[led][c]
 
 
 cdef inline void kj_trick_add(KJState* s, int c, int i, int* led, int* hi_trump, int* win_pow,
@@ -2183,6 +2181,9 @@ cdef class KlaverjasKernel:
         for c in range(32):
             if s.tpow[c]:
                 s.trump_of_pow[s.tpow[c]] = c
+            for suit in range(4):
+                s.powt[suit][c] = (100 + s.tpow[c] if s.tpow[c]
+                                   else s.ppow[c] if (c & 3) == suit else 0)
         for p in range(9):
             s.trump_above[p] = 0
             for c in range(32):
