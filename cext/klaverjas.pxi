@@ -1113,14 +1113,11 @@ cdef inline int kj_ab_take(int maxi, int v, int* best, int* a, int* b) noexcept 
     """Fail-soft alpha-beta bookkeeping of one child value ``v`` at a node of
     the maximiser (``maxi``) or the minimiser; returns whether it cuts."""
     if maxi:
-        if v > best[0]:
-            best[0] = v
-            if v > a[0]:
-                a[0] = v
-    elif v < best[0]:
-        best[0] = v
-        if v < b[0]:
-            b[0] = v
+        best[0] = v if v > best[0] else best[0]
+        a[0] = best[0] if best[0] > a[0] else a[0]
+    else:
+        best[0] = v if v < best[0] else best[0]
+        b[0] = best[0] if best[0] < b[0] else b[0]
     return a[0] >= b[0]
 
 
