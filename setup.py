@@ -11,7 +11,7 @@ leave them out, e.g. to build a wheel for other machines.
 
 With GCC the build is profile guided: it compiles the extension instrumented,
 runs ``cext/profile_training.py`` on it (a few seconds of Klaverjas solves) and
-compiles it again with that profile (the solver's searches run 7-8% faster;
+compiles it again with that profile (the solver's searches run 6-8% faster;
 code the training does not run is optimised as without a profile).  Set
 ``QUARTET_SOLVER_PGO=0`` for a single plain compile.  If a step fails (another
 compiler, an old GCC), the build says so and falls back to the plain compile.
@@ -81,6 +81,7 @@ if sys.platform == "win32":
 else:
     compile_args = (["-O0", "-g"] if DEBUG else ["-O3"]) + bit_instruction_args()
 
+
 def _is_gcc(command: list[str]) -> bool:
     """Whether the compiler ``command`` is GCC (clang also answers to ``gcc``)."""
     try:
@@ -114,7 +115,9 @@ class ProfileGuidedBuild(build_ext):
                       "building without a profile", file=sys.stderr)
                 self._compile(base, [], [])
 
-    def _compile(self, base, compile_extra: list[str], link_extra: list[str]) -> None:
+    def _compile(self, base: list[tuple[Extension, list[str], list[str]]], compile_extra: list[str],
+                 link_extra: list[str]) -> None:
+        """Compile every extension with its own flags and these extra ones."""
         for ext, cargs, largs in base:
             ext.extra_compile_args = cargs + compile_extra
             ext.extra_link_args = largs + link_extra
