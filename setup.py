@@ -30,12 +30,12 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip() not in ("", "0", "false", "no")
+def _flag(name: str, default: str = "") -> bool:
+    return os.environ.get(name, default).strip() not in ("", "0", "false", "no")
 
 
 DEBUG = _flag("QUARTET_SOLVER_DEBUG")
-PGO = not DEBUG and os.environ.get("QUARTET_SOLVER_PGO", "1").strip() not in ("0", "false", "no")
+PGO = not DEBUG and _flag("QUARTET_SOLVER_PGO", "1")
 
 directives = {
     "language_level": 3,

@@ -125,7 +125,6 @@ cdef enum:
     KJ_STUK_HAND = 1
     KJ_STUK_OFF = 2
     KJ_TWAYS = 4              # slots of a twin-table bucket
-    KJ_NO_COV = 0xFFFFFFFF    # kj_twin_probe: the roem cards not given
     KJ_TWIN_LAST = 5          # twins at trick boundaries with this many tricks done or fewer
                               # (one more in the roem game)
     KJ_FILTER_WORDS = 4096    # 64-bit words of a presence filter (32 KiB: cache-resident)
@@ -993,6 +992,14 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int first, int* out, int mo
     return cnt
 
 
+cdef inline int kj_pit_teams(KJState* s, int team) noexcept nogil:
+    """The teams (bit t: team t) that may still take the pit, given ``team``,
+    the holder of the highest trump still out (-1: none out): those that have
+    won every trick so far, and if a trump is out only its holder's team (that
+    trump wins the trick it falls in)."""
+    return s.d.flags & (3 if team < 0 else 1 << team)
+
+
 cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out, int* pit_o,
                                   int lazy_a=KJ_INF, int lazy_b=-KJ_INF,
                                   uint32_t* cov_o=NULL) noexcept nogil:
@@ -1002,12 +1009,10 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     outside that window (else ``rub_out`` is -1 and the bounds are meaningless)."""
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     cdef int rp = s.d.hpts + 10
-    cdef int rub = 0
+    cdef int rub, pp, po, pits
     cdef int p = s.playing
-    cdef int pp = s.pit if (s.d.flags >> p) & 1 else 0
-    cdef int po = s.pit if (s.d.flags >> (1 - p)) & 1 else 0
     cdef int team = -1, sure = 0
-    cdef uint32_t tr, ns, other
+    cdef uint32_t tr, ns, other, cov
     # the highest remaining trumps held by one team all win for it (whatever the
     # trick they fall in), so their points are that team's and the other takes no
     # pit: by-power patterns of the trumps left and of N/S's, the run of top ones
@@ -1018,25 +1023,15 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
         team = 0 if (ns << 1) > tr else 1       # who holds the highest trump
         other = (tr & ~ns) if team == 0 else ns
         sure = KJ_POWPTS[tr & KJ_ABOVE[other]]
-    if team >= 0:
-        if team == p:
-            po = 0
-            dmax[0] = rp + rub + pp
-            dmin[0] = -(rp + rub) + 2 * sure
-        else:
-            pp = 0
-            dmax[0] = rp + rub - 2 * sure
-            dmin[0] = -(rp + rub + po)
-    else:
-        dmax[0] = rp + rub + pp
-        dmin[0] = -(rp + rub + po)
+    pits = kj_pit_teams(s, team)
+    pp = s.pit if (pits >> p) & 1 else 0
+    po = s.pit if (pits >> (1 - p)) & 1 else 0
+    dmax[0] = rp + pp - (2 * sure if team == 1 - p else 0)
+    dmin[0] = -(rp + po) + (2 * sure if team == p else 0)
     if lazy_a < lazy_b and dmax[0] > lazy_a and dmin[0] < lazy_b:
         rub_out[0] = -1             # no cut even without roem
     else:
-        if cov_o != NULL:
-            rub = kj_roem_ub_cov(s, cov_o)
-        else:
-            rub = kj_roem_ub(s)
+        rub = kj_roem_ub_cov(s, &cov if cov_o == NULL else cov_o)
         dmax[0] += rub
         dmin[0] -= rub
         rub_out[0] = rub
@@ -1468,18 +1463,16 @@ cdef inline uint32_t kj_roem_cov(KJState* s) noexcept nogil:
     return cov
 
 
-cdef inline void kj_twin_fill(KJState* s, int meta, int roem, KJTwinKey* p,
-                              uint32_t cov) noexcept nogil:
+cdef inline void kj_twin_fill(KJState* s, int meta, KJTwinKey* p, uint32_t cov) noexcept nogil:
     """The twin key of a trick-boundary position in ``p`` (:func:`kj_twin_key`)
-    with its roem cards (none when ``roem`` is 0: a bound has shown that no
-    roem can be scored)."""
+    with its roem cards ``cov`` (:func:`kj_roem_cov`; the searches have them
+    from their roem bound, :func:`kj_roem_ub_cov`)."""
     p.meta = meta
-    p.cov = 0 if roem == 0 else cov if cov != KJ_NO_COV else kj_roem_cov(s)
+    p.cov = cov
     kj_twin_key(s, p)
 
 
-cdef inline int kj_twin_probe(KJState* s, int meta, int roem, KJTwinKey* p,
-                              uint32_t cov=KJ_NO_COV) noexcept nogil:
+cdef inline int kj_twin_probe(KJState* s, int meta, KJTwinKey* p, uint32_t cov) noexcept nogil:
     """At a trick boundary: whether the twin table serves the position (three
     tricks left or more; in the roem game, ``meta`` & 32, two or more: there a
     twin's bounds are exact and stand for the position's own, paired 0.98x
@@ -1491,7 +1484,7 @@ cdef inline int kj_twin_probe(KJState* s, int meta, int roem, KJTwinKey* p,
     cdef char* tb
     if s.d.tricks_done > KJ_TWIN_LAST + ((meta >> 5) & 1) or not s.twins:
         return 0
-    kj_twin_fill(s, meta, roem, p, cov)
+    kj_twin_fill(s, meta, p, cov)
     tb = <char*>kj_twin_bucket(s, p.h)
     QS_PREFETCH(tb)
     QS_PREFETCH(tb + 64)
@@ -1734,7 +1727,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
             return v
-        twin = kj_twin_probe(s, meta, xub, &tw, cov if xub >= 0 else KJ_NO_COV)
+        twin = kj_twin_probe(s, meta, &tw, cov if xub >= 0 else kj_roem_cov(s))
         # a twin's bounds, widened by the point difference (kj_twin_key)
         if twin and kj_twin_cut(s, &tw, 1, a, b, &v):
             return v
@@ -1866,7 +1859,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry_n(e, need, dmax, base, &a, &b, &ttbest, &v):
             return v
-        twin = kj_twin_probe(s, meta, xub - po, &tw, cov)
+        twin = kj_twin_probe(s, meta, &tw, cov)
         if twin and kj_twin_cut_n(s, &tw, need, base, &a, &b, &v):
             return v
         if ttbest < 0 and ed != NULL and ed.best != 255:
@@ -1933,21 +1926,18 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
 
 
 cdef inline int kj_pit_to_come(KJState* s) noexcept nogil:
-    """At a trick boundary: the pit that may still be scored, 0 when no team
-    has won every trick so far or when the other team holds the highest trump
-    still out (it wins the trick it falls in).  A tighter bound of the roem
+    """At a trick boundary: the pit that may still be scored (by either team:
+    :func:`kj_pit_teams`).  A tighter bound of the roem
     game: more of its nodes end at once, before their twin key (paired
     0.98x time, 0.993x nodes)."""
     cdef uint32_t rem
-    cdef int top
+    cdef int team = -1
     if not s.d.flags:
         return 0
     rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     if rem & s.trumpmask:
-        top = kj_top_trump(s, rem)
-        if not ((s.d.flags >> (((s.hands[1] | s.hands[3]) >> top) & 1)) & 1):
-            return 0
-    return s.pit
+        team = ((s.hands[1] | s.hands[3]) >> kj_top_trump(s, rem)) & 1
+    return s.pit if kj_pit_teams(s, team) else 0
 
 
 cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
@@ -1983,7 +1973,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
         # twins score the same roem and pit on matched lines: the same value.
         # Where the twin table serves, it alone holds the roem game's bounds
         # (the position's own entry would add nothing: paired, 0.95-0.98x time)
-        twin = kj_twin_probe(s, meta, rmax, &tw, cov)
+        twin = kj_twin_probe(s, meta, &tw, cov)
         if twin:
             if kj_twin_cut(s, &tw, 0, a, b, &v):
                 return v
@@ -2318,7 +2308,7 @@ cdef class KlaverjasKernel:
         (:func:`kj_roem_cov`) and their places (:func:`kj_twin_key`); internal,
         for tests; at a trick boundary."""
         cdef KJTwinKey p
-        kj_twin_fill(&self.s, 0, 1, &p, KJ_NO_COV)
+        kj_twin_fill(&self.s, 0, &p, kj_roem_cov(&self.s))
         return tuple(p.k[i] for i in range(4)), p.sig, p.cov, p.cpos
 
     def future_d(self):
