@@ -275,8 +275,11 @@ def analyse_bid(
     Work is split into chunks: ``executor`` takes any executor with
     ``submit(fn, *args) -> future`` (``concurrent.futures``, a dask.distributed
     ``Client``); else ``processes`` worker processes (default: all CPUs when
-    ``samples >= 100``, else in-process).  ``progress(done, total)`` is called as
-    chunks finish.
+    ``samples >= 100``, else in-process).  The solver releases the GIL and each
+    thread has its own kernel, so a ``ThreadPoolExecutor`` runs the chunks in
+    parallel too, without starting processes (500 samples on 2 threads took
+    3.7 s against 3.9-4.1 s on 2 processes).  ``progress(done, total)`` is
+    called as chunks finish, with the number of deals solved.
     """
     started = time.perf_counter()
     cards = CardSet(hand)
