@@ -1827,29 +1827,34 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         base = -(162 + s.d.acct)
         if s.d.accd + dmin > s.thr:
             return KJ_BIG
+        xub += po                   # the playing team never takes the pit when nat
+        # bounds: h in [base - xub, base] or BIG.  The cheap ones go first, at
+        # two tricks left too: h >= b holds made or not when b <= base - xub,
+        # and h <= a when a >= base and no line makes the hand (no table
+        # probe, made test or kj_two then: paired 0.98x time, 0.97x nodes)
+        lo_b = base - xub
+        if lo_b >= b:
+            return lo_b
+        need = s.thr - s.d.accd
+        if base <= a and dmax <= need:
+            return base
         if s.d.tricks_done == 6:
             return kj_two(s, a, b, 1)
-        need = s.thr - s.d.accd
         # made-ness already settled by the mode-D table?
         ed = kj_find(s, key, h, meta)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
-        xub += po                   # the playing team never takes the pit when nat
+        hi_b = base if (dmax <= need or (ed != NULL and ed.hi <= need)) else KJ_BIG
+        if hi_b <= a:
+            return hi_b
         if xub == 0:
             # no roem or pit left: h is base or BIG, decided by a mode-D test
-            if dmax <= need or (ed != NULL and ed.hi <= need):
+            if hi_b == base:
                 return base
             v = kj_search_d(s, need, need + 1)
             if s.aborted:
                 return 0
             return KJ_BIG if v > need else base
-        # bounds: h in [base - xub, base] or BIG
-        lo_b = base - xub
-        hi_b = base if (dmax <= need or (ed != NULL and ed.hi <= need)) else KJ_BIG
-        if hi_b <= a:
-            return hi_b
-        if lo_b >= b:
-            return lo_b
         meta |= 16
         depth = 8 - s.d.tricks_done
         # h - base (BIG kept) depends on the position and on need only, and does
