@@ -1855,8 +1855,11 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         hi_b = base if (dmax <= need or (ed != NULL and ed.hi <= need)) else KJ_BIG
         if hi_b <= a:
             return hi_b
-        if xub == 0:
-            # no roem or pit left: h is base or BIG, decided by a mode-D test
+        if xub == 0 or a >= base:
+            # h is base or BIG when no roem or pit is left; and with a >= base
+            # (after roem on the line of a test h >= b near the root's base)
+            # only a made hand gets above a, so that test is the made test,
+            # which the d search answers with its own table (nodes 0.97-0.99)
             if hi_b == base:
                 return base
             v = kj_search_d(s, need, need + 1)
