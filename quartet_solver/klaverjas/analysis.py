@@ -277,8 +277,9 @@ def analyse_bid(
     ``Client``); else ``processes`` worker processes (default: all CPUs when
     ``samples >= 100``, else in-process).  The solver releases the GIL and each
     thread has its own kernel, so a ``ThreadPoolExecutor`` runs the chunks in
-    parallel too, without starting processes (500 samples: 3.7-3.8 s on 2
-    threads against 3.9-4.1 s on 2 processes, in two alternating runs).
+    parallel too, without starting processes (500 samples on 2 workers, in
+    alternating runs: threads 3.0-3.8 s, processes 2.7-4.1 s; within the
+    machine's noise, the same).
     ``progress(done, total)`` is called as chunks finish, with the number of
     deals solved.
     """
