@@ -1011,6 +1011,15 @@ cdef inline int kj_top_trump_team(KJState* s, uint32_t rem, uint32_t* tr, uint32
     return 0 if (ns[0] << 1) > tr[0] else 1
 
 
+cdef inline int kj_stuk_to_come(KJState* s) noexcept nogil:
+    """Stuk "hand" still to be scored, in P's d: its holder still holds K or Q
+    of trumps, so it will play the second of them (the other one it has played
+    or will play first)."""
+    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
+        return 20 if (s.stuk_seat & 1) == s.playing else -20
+    return 0
+
+
 cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out, int* pit_o,
                                   int lazy_a=KJ_INF, int lazy_b=-KJ_INF,
                                   uint32_t* cov_o=NULL) noexcept nogil:
@@ -1022,7 +1031,7 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     cdef int rp = s.d.hpts + 10
     cdef int rub, pp, po, pits
     cdef int p = s.playing
-    cdef int team, sure = 0
+    cdef int team, sure = 0, sd
     cdef uint32_t tr, ns = 0, other, cov
     # the highest remaining trumps held by one team all win for it (whatever the
     # trick they fall in), so their points are that team's and the other takes no
@@ -1034,14 +1043,16 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     pits = kj_pit_teams(s, team)
     pp = s.pit if (pits >> p) & 1 else 0
     po = s.pit if (pits >> (1 - p)) & 1 else 0
-    dmax[0] = rp + pp - (2 * sure if team == 1 - p else 0)
-    dmin[0] = -(rp + po) + (2 * sure if team == p else 0)
+    # a stuk "hand" still to come is roem its holder's team is sure of
+    sd = kj_stuk_to_come(s)
+    dmax[0] = rp + pp - (2 * sure if team == 1 - p else 0) + sd
+    dmin[0] = -(rp + po) + (2 * sure if team == p else 0) + sd
     if lazy_a < lazy_b and dmax[0] > lazy_a and dmin[0] < lazy_b:
         rub_out[0] = -1             # no cut even without roem
     else:
         rub = kj_roem_ub_cov(s, &cov if cov_o == NULL else cov_o)
-        dmax[0] += rub
-        dmin[0] -= rub
+        dmax[0] += rub - (20 if sd else 0)
+        dmin[0] -= rub - (20 if sd else 0)
         rub_out[0] = rub
     pit_o[0] = po
 
@@ -1056,15 +1067,6 @@ cdef inline int kj_last_winner(KJState* s, uint32_t last, int leader) noexcept n
             best = pw
             w = k
     return w
-
-
-cdef inline int kj_stuk_to_come(KJState* s) noexcept nogil:
-    """Stuk "hand" still to be scored, in P's d: its holder still holds K or Q
-    of trumps, so it will play the second of them (the other one it has played
-    or will play first)."""
-    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
-        return 20 if (s.stuk_seat & 1) == s.playing else -20
-    return 0
 
 
 cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
@@ -1810,7 +1812,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     absolute values, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef int need = 0, base = 0, lo_b, hi_b, twin = 0
+    cdef int need = 0, base = 0, lo_b, hi_b, twin = 0, nb
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJEntry* ed
@@ -1844,28 +1846,30 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if lo_b >= b:
             return lo_b
         need = s.thr - s.d.accd
-        if base <= a and dmax <= need:
-            return base
+        # a stuk still to come goes to the other team too when nat
+        nb = base - 20 if kj_stuk_to_come(s) else base
+        if nb <= a and dmax <= need:
+            return nb
         if s.d.tricks_done == 6:
             return kj_two(s, a, b, 1)
         # made-ness already settled by the mode-D table?
         ed = kj_find(s, key, h, meta)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
-        hi_b = base if (dmax <= need or (ed != NULL and ed.hi <= need)) else KJ_BIG
+        hi_b = nb if (dmax <= need or (ed != NULL and ed.hi <= need)) else KJ_BIG
         if hi_b <= a:
             return hi_b
-        if xub == 0 or a >= base:
+        if xub == 0 or a >= nb:
             # h is base or BIG when no roem or pit is left; and with a >= base
             # (after roem on the line of a test h >= b near the root's base)
             # only a made hand gets above a, so that test is the made test,
             # which the d search answers with its own table (nodes 0.97-0.99)
-            if hi_b == base:
-                return base
+            if hi_b == nb:
+                return nb
             v = kj_search_d(s, need, need + 1)
             if s.aborted:
                 return 0
-            return KJ_BIG if v > need else base
+            return KJ_BIG if v > need else nb
         meta |= 16
         depth = 8 - s.d.tricks_done
         # h - base (BIG kept) depends on the position and on need only, and does
@@ -1978,6 +1982,8 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
             return ft - s.d.acct
         if b <= 0:
             return 0
+        if b <= 20 and kj_stuk_to_come(s):
+            return 20               # a stuk "hand" still to come: sure roem
         meta = s.d.leader | (s.d.flags << 2) | 32
         rmax = kj_roem_ub_cov(s, &cov) + kj_pit_to_come(s)
         if rmax <= a or rmax == 0:
