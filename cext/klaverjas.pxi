@@ -1860,10 +1860,11 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if hi_b <= a:
             return hi_b
         if xub == 0 or a >= nb:
-            # h is base or BIG when no roem or pit is left; and with a >= base
-            # (after roem on the line of a test h >= b near the root's base)
-            # only a made hand gets above a, so that test is the made test,
-            # which the d search answers with its own table (nodes 0.97-0.99)
+            # h is base or BIG when no roem or pit is left; and with a >= nb,
+            # the most a nat outcome can be (after roem on the line of a test
+            # h >= b near the root's base), only a made hand gets above a: that
+            # test is the made test, which the d search answers with its own
+            # table (nodes 0.97-0.99)
             if hi_b == nb:
                 return nb
             v = kj_search_d(s, need, need + 1)
