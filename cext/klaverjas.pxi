@@ -1043,17 +1043,22 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     pits = kj_pit_teams(s, team)
     pp = s.pit if (pits >> p) & 1 else 0
     po = s.pit if (pits >> (1 - p)) & 1 else 0
-    # a stuk "hand" still to come is roem its holder's team is sure of
-    sd = kj_stuk_to_come(s)
-    dmax[0] = rp + pp - (2 * sure if team == 1 - p else 0) + sd
-    dmin[0] = -(rp + po) + (2 * sure if team == p else 0) + sd
+    dmax[0] = rp + pp - (2 * sure if team == 1 - p else 0)
+    dmin[0] = -(rp + po) + (2 * sure if team == p else 0)
     if lazy_a < lazy_b and dmax[0] > lazy_a and dmin[0] < lazy_b:
         rub_out[0] = -1             # no cut even without roem
     else:
         rub = kj_roem_ub_cov(s, &cov if cov_o == NULL else cov_o)
-        dmax[0] += rub - (20 if sd else 0)
-        dmin[0] -= rub - (20 if sd else 0)
         rub_out[0] = rub
+        # a stuk "hand" still to come (20 of rub) is roem its holder's team
+        # is sure of
+        sd = kj_stuk_to_come(s)
+        if sd:
+            rub -= 20
+            dmax[0] += sd
+            dmin[0] += sd
+        dmax[0] += rub
+        dmin[0] -= rub
     pit_o[0] = po
 
 
