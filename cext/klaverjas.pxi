@@ -1843,15 +1843,17 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         if s.d.accd + dmin > s.thr:
             return KJ_BIG
         xub += po                   # the playing team never takes the pit when nat
-        # bounds: h in [base - xub, base] or BIG.  The cheap ones go first, at
-        # two tricks left too: h >= b holds made or not when b <= base - xub,
-        # and h <= a when a >= base and no line makes the hand (no table
-        # probe, made test or kj_two then: paired 0.98x time, 0.97x nodes)
+        # bounds: h in [base - xub, nb] or BIG, nb the most a nat outcome can
+        # be.  The cheap ones go first, at two tricks left too: h >= b holds
+        # made or not when b <= base - xub, and h <= a when a >= nb and no line
+        # makes the hand (no table probe, made test or kj_two then: paired
+        # 0.98x time, 0.97x nodes)
         lo_b = base - xub
         if lo_b >= b:
             return lo_b
         need = s.thr - s.d.accd
-        # a stuk still to come goes to the other team too when nat
+        # nb: base, less a stuk "hand" still to come (nat, it goes to the
+        # other team too)
         nb = base - 20 if kj_stuk_to_come(s) else base
         if nb <= a and dmax <= need:
             return nb
