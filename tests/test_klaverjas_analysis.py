@@ -153,3 +153,15 @@ def test_benchmark_script_runs():
     assert out.returncode == 0, out.stderr
     assert "4 full-deal solves" in out.stdout and "values equal" in out.stdout
     assert "fastest of 2 passes" in out.stdout
+
+
+def test_benchmark_script_bid_only():
+    """The benchmark with no full deals and no endgames times analyse_bid alone;
+    repeated runs must agree, and the fastest is reported."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "klaverjas_dd.py")
+    out = subprocess.run([sys.executable, script, "--deals", "0", "--endgames", "0", "--bid-samples", "6",
+                          "--bid-repeat", "2"],
+                         capture_output=True, text=True, timeout=300, cwd=tempfile.gettempdir())
+    assert out.returncode == 0, out.stderr
+    assert "full-deal solves" not in out.stdout
+    assert "analyse_bid: 6 samples x 4 trumps" in out.stdout and "fastest of 2 runs" in out.stdout
