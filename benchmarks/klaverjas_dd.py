@@ -64,7 +64,8 @@ def endgames_vs_minimax(count: int, rules: Rules, seed: int) -> None:
           f"plain minimax {t_ref / count * 1e3:.1f} ms per position -> {t_ref / t_ours:.0f}x; values equal")
 
 
-def full_deals(cases, rules: Rules, kernel, args) -> None:
+def full_deals(cases: list[tuple[Deal, int, int, int]], rules: Rules, kernel,
+               args: argparse.Namespace) -> None:
     """Times every full-deal solve of ``cases`` (and the made test alone on them)."""
     stuk = {"trick": 0, "hand": 1, "off": 2}[rules.stuk]
     times: list[float] = []
@@ -117,6 +118,7 @@ def full_deals(cases, rules: Rules, kernel, args) -> None:
           f"median {pct(made_ms, .5):.3f} ms, p90 {pct(made_ms, .9):.3f}, p99 {pct(made_ms, .99):.3f}, "
           f"max {max(made_ms):.3f}")
 
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1000)
@@ -136,6 +138,8 @@ def main(argv=None) -> None:
     rules = Rules.named(args.rules)
     rng = random.Random(args.seed)
     kernel = _kernel(args.tt_bits)
+    if args.deals < 0:
+        ap.error("--deals must be at least 0")
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
     if args.bid_repeat < 1:
@@ -160,7 +164,9 @@ def main(argv=None) -> None:
                                        samples=args.bid_samples, rules=rules, seed=args.seed))
             runs.append(time.perf_counter() - t0)
         assert all(r.stats == results[0].stats for r in results), "analyse_bid runs disagree"
-        each = f" (fastest of {len(runs)} runs: {', '.join(f'{t:.2f}' for t in runs)} s)" if len(runs) > 1 else ""
+        each = ""
+        if len(runs) > 1:
+            each = f" (fastest of {len(runs)} runs: {', '.join(f'{t:.2f}' for t in runs)} s)"
         print(f"analyse_bid: {args.bid_samples} samples x 4 trumps in {min(runs):.2f} s on "
               f"{os.cpu_count()} processes{each} (target 500 x 4 <= 2 s); "
               f"recommended {results[0].recommended}")

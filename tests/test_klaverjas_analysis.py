@@ -142,14 +142,18 @@ def test_analyse_bid_errors():
         analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=0)
 
 
+def _benchmark(*args: str) -> subprocess.CompletedProcess:
+    """Run benchmarks/klaverjas_dd.py with ``args``."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "klaverjas_dd.py")
+    return subprocess.run([sys.executable, script, *args],
+                          capture_output=True, text=True, timeout=300, cwd=tempfile.gettempdir())
+
+
 def test_benchmark_script_runs():
     """benchmarks/klaverjas_dd.py with tiny sizes (it checks its solver against
     the plain minimax on the endgames it times, and that repeated passes search
     the same nodes and find the same values)."""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "klaverjas_dd.py")
-    out = subprocess.run([sys.executable, script, "--deals", "1", "--endgames", "3", "--bid-samples", "0",
-                          "--repeat", "2"],
-                         capture_output=True, text=True, timeout=300, cwd=tempfile.gettempdir())
+    out = _benchmark("--deals", "1", "--endgames", "3", "--bid-samples", "0", "--repeat", "2")
     assert out.returncode == 0, out.stderr
     assert "4 full-deal solves" in out.stdout and "values equal" in out.stdout
     assert "fastest of 2 passes" in out.stdout
@@ -158,10 +162,7 @@ def test_benchmark_script_runs():
 def test_benchmark_script_bid_only():
     """The benchmark with no full deals and no endgames times analyse_bid alone;
     repeated runs must agree, and the fastest is reported."""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "klaverjas_dd.py")
-    out = subprocess.run([sys.executable, script, "--deals", "0", "--endgames", "0", "--bid-samples", "6",
-                          "--bid-repeat", "2"],
-                         capture_output=True, text=True, timeout=300, cwd=tempfile.gettempdir())
+    out = _benchmark("--deals", "0", "--endgames", "0", "--bid-samples", "6", "--bid-repeat", "2")
     assert out.returncode == 0, out.stderr
     assert "full-deal solves" not in out.stdout
     assert "analyse_bid: 6 samples x 4 trumps" in out.stdout and "fastest of 2 runs" in out.stdout
