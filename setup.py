@@ -15,10 +15,12 @@ compiles it again with that profile (the solver's searches run 6-8% faster;
 code the training does not run is optimised as without a profile).  Set
 ``QUARTET_SOLVER_PGO=0`` for a single plain compile.  If a step fails (another
 compiler, an old GCC), the build says so and falls back to the plain compile.
+
+The flags live in ``cext/build_config.py``, which the paired benchmark
+``benchmarks/klaverjas_ab.py`` shares to build versions of the core side by side.
 """
 
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -28,68 +30,13 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "cext"))
 
+from build_config import (compile_args, cython_directives, flag, is_gcc,  # noqa: E402
+                          pgo_generate_args, pgo_use_args)
 
-def _flag(name: str, default: str = "") -> bool:
-    return os.environ.get(name, default).strip() not in ("", "0", "false", "no")
-
-
-DEBUG = _flag("QUARTET_SOLVER_DEBUG")
-PGO = not DEBUG and _flag("QUARTET_SOLVER_PGO", "1")
-
-directives = {
-    "language_level": 3,
-    "boundscheck": DEBUG,
-    "wraparound": DEBUG,
-    "initializedcheck": DEBUG,
-    "cdivision": not DEBUG,
-    "embedsignature": True,
-}
-
-
-def bit_instruction_args() -> list[str]:
-    """Compiler flags for the bit instructions of this machine's processor (see
-    the module docstring); none when it lacks one, runs ``pext`` slowly (AMD
-    before Zen 3) or cannot be read."""
-    if _flag("QUARTET_SOLVER_PORTABLE") or sys.platform == "win32":
-        return []
-    if platform.machine().lower() not in ("x86_64", "amd64"):
-        return []
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            info = f.read()
-    except OSError:
-        return []
-    fields: dict[str, str] = {}
-    for line in info.splitlines():
-        if not line.strip():
-            break                       # the first processor is enough
-        key, _, value = line.partition(":")
-        fields[key.strip()] = value.strip()
-    flags = set(fields.get("flags", "").split())
-    if not {"bmi1", "bmi2", "popcnt"} <= flags:
-        return []
-    vendor = fields.get("vendor_id", "")
-    family = int(fields.get("cpu family", "0") or 0)
-    if vendor != "GenuineIntel" and not (vendor == "AuthenticAMD" and family >= 25):
-        return []
-    return ["-mbmi", "-mbmi2", "-mpopcnt"]
-
-
-if sys.platform == "win32":
-    compile_args = ["/Od"] if DEBUG else ["/O2"]
-else:
-    compile_args = (["-O0", "-g"] if DEBUG else ["-O3"]) + bit_instruction_args()
-
-
-def _is_gcc(command: list[str]) -> bool:
-    """Whether the compiler ``command`` is GCC (clang also answers to ``gcc``)."""
-    try:
-        out = subprocess.run([command[0], "--version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError, IndexError):
-        return False
-    text = out.stdout.lower()
-    return out.returncode == 0 and "clang" not in text and ("gcc" in text or "free software" in text)
+DEBUG = flag("QUARTET_SOLVER_DEBUG")
+PGO = not DEBUG and flag("QUARTET_SOLVER_PGO", "1")
 
 
 class ProfileGuidedBuild(build_ext):
@@ -97,19 +44,17 @@ class ProfileGuidedBuild(build_ext):
     module docstring)."""
 
     def build_extensions(self) -> None:
-        if not PGO or sys.platform == "win32" or not _is_gcc(self.compiler.compiler_so):
+        if not PGO or sys.platform == "win32" or not is_gcc(self.compiler.compiler_so):
             super().build_extensions()
             return
         base = [(ext, list(ext.extra_compile_args), list(ext.extra_link_args)) for ext in self.extensions]
         with tempfile.TemporaryDirectory(prefix="quartet-solver-pgo-") as prof:
             try:
-                self._compile(base, [f"-fprofile-generate={prof}", "-fprofile-update=single"],
-                              [f"-fprofile-generate={prof}"])
+                self._compile(base, *pgo_generate_args(prof))
                 path = self.get_ext_fullpath("quartet_solver._core")
                 subprocess.run([sys.executable, os.path.join(HERE, "cext", "profile_training.py"), path],
                                check=True, timeout=900)
-                self._compile(base, [f"-fprofile-use={prof}", "-fprofile-partial-training",
-                                     "-Wno-missing-profile"], [])
+                self._compile(base, pgo_use_args(prof), [])
             except Exception as exc:        # any failed step: the plain compile
                 print(f"quartet_solver: the profile-guided build failed ({exc}); "
                       "building without a profile", file=sys.stderr)
@@ -129,7 +74,7 @@ extensions = [
     Extension(
         "quartet_solver._core",
         sources=["cext/_core.pyx"],
-        extra_compile_args=compile_args,
+        extra_compile_args=compile_args(DEBUG),
     )
 ]
 
@@ -137,7 +82,7 @@ setup(
     cmdclass={"build_ext": ProfileGuidedBuild},
     ext_modules=cythonize(
         extensions,
-        compiler_directives=directives,
+        compiler_directives=cython_directives(DEBUG),
         include_path=["cext"],
         compile_time_env={"QS_DEBUG": DEBUG},
         force=DEBUG,

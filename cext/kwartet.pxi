@@ -19,6 +19,7 @@ import numpy as np
 
 cdef extern from *:
     """
+    #include <stdint.h>
     #if defined(__SIZEOF_INT128__)
     typedef unsigned __int128 qs_u128;
     #define QS_HAVE_U128 1
@@ -32,8 +33,10 @@ cdef extern from *:
         return (unsigned long long)(x - (long double)qs_u128_hi(x) * 18446744073709551616.0L);
     }
     #endif
-    static inline unsigned long long qs_splitmix64(unsigned long long *s) {
-        unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
+    /* the state is a uint64_t, as the callers declare it: a pointer of another
+       64-bit type is an incompatible pointer (an error from GCC 14 on) */
+    static inline uint64_t qs_splitmix64(uint64_t *s) {
+        uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
         return z ^ (z >> 31);
@@ -43,7 +46,7 @@ cdef extern from *:
     int QS_HAVE_U128
     unsigned long long qs_u128_hi(qs_u128 x) noexcept nogil
     unsigned long long qs_u128_lo(qs_u128 x) noexcept nogil
-    unsigned long long qs_splitmix64(unsigned long long *s) noexcept nogil
+    uint64_t qs_splitmix64(uint64_t *s) noexcept nogil
 
 
 def kw_exact_counts():

@@ -11,6 +11,7 @@ here (the tests do that).
 from __future__ import annotations
 
 import importlib.util
+import os
 import random
 import sys
 
@@ -19,8 +20,9 @@ WORK = ((24, False, 0), (8, True, 0), (8, False, 1), (4, False, 2))
 
 
 def load(path: str):
-    """The extension module at ``path``."""
-    spec = importlib.util.spec_from_file_location("_core", path)
+    """The extension module at ``path`` (its name from the file name: ``_core``,
+    or another for the builds of benchmarks/klaverjas_ab.py)."""
+    spec = importlib.util.spec_from_file_location(os.path.basename(path).split(".")[0], path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load the extension at {path!r}")
     module = importlib.util.module_from_spec(spec)

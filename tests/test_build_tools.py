@@ -1,0 +1,73 @@
+"""The build settings (cext/build_config.py, shared by setup.py) and the paired
+kernel benchmark that builds versions of the core with them
+(benchmarks/klaverjas_ab.py)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+AB = os.path.join(ROOT, "benchmarks", "klaverjas_ab.py")
+
+
+def _build_config():
+    path = os.path.join(ROOT, "cext", "build_config.py")
+    if not os.path.exists(path):
+        pytest.skip("cext/ not next to the tests")
+    spec = importlib.util.spec_from_file_location("build_config", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_build_config():
+    bc = _build_config()
+    assert doctest.testmod(bc).failed == 0
+    debug, fast = bc.compile_args(debug=True), bc.compile_args(debug=False)
+    if sys.platform != "win32":
+        # the tests' build turns what GCC 14 rejects into errors everywhere
+        assert "-Werror=incompatible-pointer-types" in debug and "-O0" in debug
+        assert not any(a.startswith("-Werror") for a in fast) and "-O3" in fast
+        assert bc.pgo_use_args("/p")[0] == "-fprofile-use=/p"
+    assert bc.cython_directives(debug=False)["boundscheck"] is False
+    os.environ["QUARTET_SOLVER_PORTABLE"] = "1"
+    try:
+        assert bc.bit_instruction_args() == []
+    finally:
+        del os.environ["QUARTET_SOLVER_PORTABLE"]
+
+
+def _ab(*args: str) -> subprocess.CompletedProcess:
+    if not os.path.exists(AB):
+        pytest.skip("benchmarks/ not next to the tests")
+    return subprocess.run([sys.executable, AB, *args], capture_output=True, text=True, timeout=900,
+                          cwd=tempfile.gettempdir())
+
+
+def test_ab_refuses_bad_arguments():
+    """Argument errors come before any build."""
+    out = _ab(ROOT)
+    assert out.returncode == 2 and "at least two versions" in out.stderr
+    out = _ab(ROOT, ROOT, "--deals", "0")
+    assert out.returncode == 2 and "--deals" in out.stderr
+    out = _ab(ROOT, "no-such-revision-xyz")
+    assert out.returncode != 0 and "neither a directory nor a git revision" in out.stderr
+
+
+@pytest.mark.slow
+def test_ab_builds_and_compares():
+    """Two builds of this tree (plain, to be quick) agree solve by solve and
+    search the same nodes."""
+    pytest.importorskip("Cython")
+    out = _ab(ROOT, ROOT, "--plain", "--deals", "2")
+    assert out.returncode == 0, out.stderr
+    assert "8 solves (2 deals x 4 trumps)" in out.stdout and "values equal in every solve" in out.stdout
+    rows = [line.split() for line in out.stdout.splitlines()[2:]]
+    assert len(rows) == 2 and rows[0][5] == rows[1][5] and rows[1][6] == "1.000"
