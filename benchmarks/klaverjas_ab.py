@@ -81,14 +81,17 @@ def build(name: str, workdir: str, plain: bool) -> str:
         f.write(SETUP.format(name=name, args=compile_args(debug=False),
                              directives=cython_directives(debug=False)))
 
+    def built() -> list[str]:
+        return [p for ext in ("so", "pyd") for p in glob.glob(os.path.join(d, f"{name}.*.{ext}"))]
+
     def compile_with(cflags: list[str], lflags: list[str]) -> str:
-        for old in glob.glob(os.path.join(d, name + ".*.so")) + glob.glob(os.path.join(d, name + ".*.pyd")):
+        for old in built():
             os.remove(old)
         out = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--force",
                               json.dumps([cflags, lflags])], cwd=d, capture_output=True, text=True)
         if out.returncode != 0:
             raise SystemExit(f"the build of {name} failed:\n{out.stdout}\n{out.stderr}")
-        return (glob.glob(os.path.join(d, name + ".*.so")) + glob.glob(os.path.join(d, name + ".*.pyd")))[0]
+        return built()[0]
 
     cc = os.environ.get("CC", "gcc").split()
     if plain or sys.platform == "win32" or not is_gcc(cc):
