@@ -278,8 +278,8 @@ def analyse_bid(
     ``samples >= 100``, else in-process).  The solver releases the GIL and each
     thread has its own kernel, so a ``ThreadPoolExecutor`` runs the chunks in
     parallel too, without starting processes (500 samples on 2 workers, in
-    alternating runs: threads 3.0-3.8 s, processes 2.7-4.1 s; within the
-    machine's noise, the same).
+    alternating runs: threads 1.9 s, processes 1.8-2.0 s; on a slower day
+    3.0-3.8 s and 2.7-4.1 s: within the machine's noise, the same).
     ``progress(done, total)`` is called as chunks finish, with the number of
     deals solved.
     """
