@@ -39,8 +39,8 @@ sys.path.insert(0, os.path.join(ROOT, "cext"))
 from build_config import compile_args, cython_directives, is_gcc, pgo_generate_args, pgo_use_args  # noqa: E402
 from profile_training import load, random_hands  # noqa: E402
 
-RULES = {"amsterdam": False, "rotterdam": True}
-STUK = {"trick": 0, "hand": 1, "off": 2}
+from quartet_solver.klaverjas import Rules  # noqa: E402
+from quartet_solver.klaverjas.dd import _solve_masks  # noqa: E402
 
 # the build script of one version, run in its own directory (a module named NAME)
 SETUP = """
@@ -103,7 +103,7 @@ def build(name: str, workdir: str, plain: bool) -> str:
     return compile_with(pgo_use_args(prof), [])
 
 
-def compare(kernels: list, deals: int, seed: int, rotterdam: bool, stuk: int, pit: int) -> list[dict]:
+def compare(kernels: list, deals: int, seed: int, rules: Rules) -> list[dict]:
     """Time every solve with every kernel (random order per solve); the values
     must agree.  Per kernel: its times (s) and total nodes."""
     rng = random.Random(seed)
@@ -114,12 +114,10 @@ def compare(kernels: list, deals: int, seed: int, rotterdam: bool, stuk: int, pi
         rng.shuffle(order)
         values = {}
         for i in order:
-            k = kernels[i]
-            k.set_limits(None, None)
             t0 = time.perf_counter()
-            values[i] = k.solve_deal(*hands, trump, 1, 0, rotterdam, stuk, pit, True)
+            values[i] = _solve_masks(kernels[i], tuple(hands), trump, 0, 1, rules)
             out[i]["times"].append(time.perf_counter() - t0)
-            out[i]["nodes"] += k.nodes
+            out[i]["nodes"] += kernels[i].nodes
         if len(set(values.values())) != 1:
             raise SystemExit(f"the versions disagree on hands {hands}, trump {trump}: {values}")
     return out
@@ -130,9 +128,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("versions", nargs="+", help="git revisions or directories with a cext/ (at least two)")
     ap.add_argument("--deals", type=int, default=300, help="random deals, each solved for 4 trumps")
     ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--rules", choices=sorted(RULES), default="amsterdam")
-    ap.add_argument("--stuk", choices=sorted(STUK), default="trick")
-    ap.add_argument("--pit", type=int, default=100)
+    ap.add_argument("--rules", choices=["amsterdam", "rotterdam"], default="amsterdam")
+    ap.add_argument("--stuk", choices=["trick", "hand", "off"], default=None, help="default: the preset's")
     ap.add_argument("--plain", action="store_true", help="no profile-guided build (faster to build)")
     ap.add_argument("--tt-bits", type=int, default=18)
     args = ap.parse_args(argv)
@@ -140,6 +137,9 @@ def main(argv: list[str] | None = None) -> None:
         ap.error("give at least two versions")
     if args.deals < 1:
         ap.error("--deals must be at least 1")
+    rules = Rules.named(args.rules)
+    if args.stuk is not None:
+        rules = rules.with_options(stuk=args.stuk)
     with tempfile.TemporaryDirectory(prefix="quartet-solver-ab-") as work:
         names = [f"kj_ab{i}" for i in range(len(args.versions))]
         for spec, name in zip(args.versions, names):
@@ -150,10 +150,10 @@ def main(argv: list[str] | None = None) -> None:
             module = load(build(name, work, args.plain))
             print(f"built {spec} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
             kernels.append(module.KlaverjasKernel(args.tt_bits))
-        res = compare(kernels, args.deals, args.seed, RULES[args.rules], STUK[args.stuk], args.pit)
+        res = compare(kernels, args.deals, args.seed, rules)
     base = res[0]
     total0, med0 = sum(base["times"]), statistics.median(base["times"])
-    print(f"{args.deals * 4} solves ({args.deals} deals x 4 trumps), {args.rules}, stuk {args.stuk}, "
+    print(f"{args.deals * 4} solves ({args.deals} deals x 4 trumps), {args.rules}, stuk {rules.stuk}, "
           f"{'plain' if args.plain else 'profile-guided where GCC'} builds, values equal in every solve")
     print(f"{'version':<24}{'total s':>9}{'ratio':>8}{'median ms':>11}{'ratio':>8}{'nodes':>13}{'ratio':>8}")
     for spec, r in zip(args.versions, res):

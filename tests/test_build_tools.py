@@ -27,7 +27,7 @@ def _build_config():
     return module
 
 
-def test_build_config():
+def test_build_config(monkeypatch):
     bc = _build_config()
     assert doctest.testmod(bc).failed == 0
     debug, fast = bc.compile_args(debug=True), bc.compile_args(debug=False)
@@ -37,11 +37,8 @@ def test_build_config():
         assert not any(a.startswith("-Werror") for a in fast) and "-O3" in fast
         assert bc.pgo_use_args("/p")[0] == "-fprofile-use=/p"
     assert bc.cython_directives(debug=False)["boundscheck"] is False
-    os.environ["QUARTET_SOLVER_PORTABLE"] = "1"
-    try:
-        assert bc.bit_instruction_args() == []
-    finally:
-        del os.environ["QUARTET_SOLVER_PORTABLE"]
+    monkeypatch.setenv("QUARTET_SOLVER_PORTABLE", "1")
+    assert bc.bit_instruction_args() == []
 
 
 def _ab(*args: str) -> subprocess.CompletedProcess:
