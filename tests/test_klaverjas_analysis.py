@@ -9,6 +9,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quartet_solver import klaverjas as kj
 from quartet_solver.errors import InvalidStateError
@@ -110,6 +112,26 @@ def test_analyse_bid_matches_manual_sampling():
     assert res.stats[0].p_nat == pytest.approx(sum(n < 0 for n in nets) / 5)
     for d in deals:
         assert d.hand("S") == hand and sum(len(h) for h in d.hands) == 32
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(range(32)), st.integers(0, 3), st.integers(0, 6),
+       st.one_of(st.none(), st.integers(0, 2**64)))
+def test_sample_masks_are_the_sampled_deals(order, seat, samples, seed):
+    """analyse_bid's sampler (kernel masks) deals the same samples as the plain
+    one that builds the deals, seed for seed."""
+    from quartet_solver.cards import Card, CardSet
+    from quartet_solver.klaverjas.analysis import _sample_deals, _sample_masks
+
+    hand = CardSet([Card.from_index(20 + b) for b in order[:8]])
+    if seed is None:
+        # no seed: random samples, each a deal with the hand at the seat
+        for masks in _sample_masks(hand, seat, samples, None):
+            assert masks[seat] == hand.mask >> 20 and sum(masks) == (1 << 32) - 1
+            assert all(bin(m).count("1") == 8 for m in masks)
+        return
+    deals = _sample_deals(hand, seat, samples, seed)
+    assert _sample_masks(hand, seat, samples, seed) == [tuple(h.mask >> 20 for h in d.hands) for d in deals]
 
 
 def test_deal_value_pit_matches_play_state_replay():
