@@ -316,8 +316,9 @@ def analyse_bid(
     leader = (d + 1) % 4
     masks = _sample_masks(cards, s, samples, seed)
     workers = processes if processes is not None else (os.cpu_count() or 1) if samples >= 100 else 1
-    # 32 chunks a worker: the last one to finish leaves the others idle for
-    # less than 1/64 of the run (the solves of a sample vary 10-fold)
+    # 32 chunks a worker (a chunk takes 1/32 of a worker's share on average):
+    # the workers that finish first wait for the last chunk, so small ones
+    # waste less (a sample's solves take 0.1 to 30 ms)
     chunk = max(1, math.ceil(len(masks) / (32 * max(workers, 1))))
     chunks = [masks[i : i + chunk] for i in range(0, len(masks), chunk)]
     rows: list[tuple[int, ...]] = []
