@@ -135,15 +135,15 @@ def main(argv=None) -> None:
     ap.add_argument("--bid-repeat", type=int, default=1,
                     help="analyse_bid runs; the time printed is the fastest (all are printed)")
     args = ap.parse_args(argv)
-    rules = Rules.named(args.rules)
-    rng = random.Random(args.seed)
-    kernel = _kernel(args.tt_bits)
     if args.deals < 0:
         ap.error("--deals must be at least 0")
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
     if args.bid_repeat < 1:
         ap.error("--bid-repeat must be at least 1")
+    rules = Rules.named(args.rules)
+    rng = random.Random(args.seed)
+    kernel = _kernel(args.tt_bits)
     cases = []              # (deal, trump, declarer, leader) of every solve
     for _ in range(args.deals):
         deal = Deal.random(seed=rng.randrange(1 << 62))

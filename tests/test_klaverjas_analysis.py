@@ -20,6 +20,26 @@ from quartet_solver.klaverjas.dd import solve_deal
 SUITS = "cdhs"
 
 
+def _sample_deals(hand, seat: int, samples: int, seed: int | None) -> list:
+    """The plain sampler: ``samples`` deals with ``hand`` at ``seat`` and the
+    unseen cards, shuffled by ``random.Random(seed)`` once per deal, dealt 8 by
+    8 to the other seats in order (what analyse_bid's mask sampler must match)."""
+    import random
+
+    from quartet_solver.cards import CardSet, Deck
+
+    unseen = (Deck.piquet() - hand).cards()
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(samples):
+        rng.shuffle(unseen)
+        hands = [hand] * 4
+        for i, s in enumerate(x for x in range(4) if x != seat):
+            hands[s] = CardSet(unseen[8 * i : 8 * i + 8])
+        deals.append(kj.Deal(tuple(hands)))
+    return deals
+
+
 @pytest.fixture(scope="module")
 def deal():
     return kj.Deal.random(seed=21)
@@ -100,8 +120,6 @@ def test_analyse_bid_is_deterministic_and_consistent():
 
 
 def test_analyse_bid_matches_manual_sampling():
-    from quartet_solver.klaverjas.analysis import _sample_deals
-
     from quartet_solver.cards import CardSet
 
     hand = CardSet("Jc 9c Ac Tc Kd Qd 8h 7s")
@@ -121,7 +139,7 @@ def test_sample_masks_are_the_sampled_deals(order, seat, samples, seed):
     """analyse_bid's sampler (kernel masks) deals the same samples as the plain
     one that builds the deals, seed for seed."""
     from quartet_solver.cards import Card, CardSet
-    from quartet_solver.klaverjas.analysis import _sample_deals, _sample_masks
+    from quartet_solver.klaverjas.analysis import _sample_masks
 
     hand = CardSet([Card.from_index(20 + b) for b in order[:8]])
     if seed is None:
@@ -139,7 +157,6 @@ def test_deal_value_pit_matches_play_state_replay():
     winners along the solve's own line) against solve_deal and a replay of the
     line through PlayState, on strong hands where pit lines occur."""
     from quartet_solver.cards import CardSet
-    from quartet_solver.klaverjas.analysis import _sample_deals
     from quartet_solver.klaverjas.dd import _deal_value_pit, _solve_deal_line
 
     rules = kj.Rules.AMSTERDAM

@@ -217,29 +217,12 @@ class BidAnalysis:
         return "\n".join(lines)
 
 
-def _sample_deals(hand: CardSet, seat: int, samples: int, seed: int | None) -> list[Deal]:
-    """``samples`` deals with ``hand`` at ``seat`` and the unseen cards dealt
-    uniformly at random to the others (deterministic for ``seed``): the plain
-    form of :func:`_sample_masks`, which the tests check against it."""
-    unseen = (Deck.piquet() - hand).cards()
-    rng = _random.Random(seed)
-    deals = []
-    for _ in range(samples):
-        rng.shuffle(unseen)
-        hands: list[CardSet] = [CardSet()] * 4
-        hands[seat] = hand
-        others = [s for s in range(4) if s != seat]
-        for i, s in enumerate(others):
-            hands[s] = CardSet(unseen[8 * i : 8 * i + 8])
-        deals.append(Deal(tuple(hands)))  # type: ignore[arg-type]
-    return deals
-
-
 def _sample_masks(hand: CardSet, seat: int, samples: int, seed: int | None) -> list[tuple[int, ...]]:
-    """The samples of :func:`_sample_deals` (the same ones for the same seed:
-    the same shuffles of the unseen cards in the same order) as the four hands'
-    kernel masks (``card index - 20``), without building the deals: the
-    sampling of :func:`analyse_bid`, which needs no more."""
+    """``samples`` deals with ``hand`` at ``seat`` and the unseen cards dealt
+    uniformly at random to the other seats (deterministic for ``seed``), as the
+    four hands' kernel masks (``card index - 20``): the sampling of
+    :func:`analyse_bid`, which needs no :class:`Deal` (the tests check it
+    against a plain sampler that builds them)."""
     unseen = [c.index - 20 for c in (Deck.piquet() - hand).cards()]
     rng = _random.Random(seed)
     own = hand.mask >> 20
