@@ -132,6 +132,42 @@ def test_analyse_bid_matches_manual_sampling():
         assert d.hand("S") == hand and sum(len(h) for h in d.hands) == 32
 
 
+@pytest.mark.parametrize("hand, seat, dealer, seed", [
+    ("Jh 9h Ah Th As Ks Ad 7c", "E", "N", 3),      # a clear hearts hand
+    ("7c 8c 7d 8d 9h 7s 8s 9s", "W", "S", 5),      # a weak hand: pass
+    ("Jc 9c Jd 9d Ah Th As Ts", "N", "W", 11),     # two good trumps
+])
+def test_analyse_bid_stats_and_margin_match_manual_solves(hand, seat, dealer, seed):
+    """Every trump's stats, the recommendation and the paired margin over the
+    runner-up, against plain solves of the plainly sampled deals and the
+    statistics module."""
+    import statistics
+
+    from quartet_solver.cards import CardSet
+
+    n = 8
+    res = analyse_bid(hand, seat=seat, dealer=dealer, samples=n, seed=seed, processes=1)
+    deals = _sample_deals(CardSet(hand), "NESW".index(seat), n, seed)
+    leader = "NESW"[("NESW".index(dealer) + 1) % 4]
+    nets = {t: [solve_deal(d, t, declarer=seat, leader=leader) for d in deals] for t in "cdhs"}
+    nets["pass"] = [0] * n
+    for s in res.stats:
+        xs = nets[s.trump]
+        assert s.mean == pytest.approx(statistics.fmean(xs))
+        assert s.ci95 == pytest.approx(1.96 * statistics.stdev(xs) / n ** 0.5)
+        assert s.p_nat == pytest.approx(sum(x < 0 for x in xs) / n)
+    means = {a: statistics.fmean(xs) for a, xs in nets.items()}
+    ranked = sorted(means, key=lambda a: (-means[a], a != "pass"))  # a tie goes to pass
+    assert res.recommended == ranked[0] and res.runner_up != res.recommended
+    assert means[res.runner_up] == max(m for a, m in means.items() if a != res.recommended)
+    diff = [x - y for x, y in zip(nets[res.recommended], nets[res.runner_up])]
+    assert res.margin == pytest.approx(statistics.fmean(diff)) and res.margin >= 0
+    assert res.margin_ci95 == pytest.approx(1.96 * statistics.stdev(diff) / n ** 0.5)
+    d = res.to_dict()
+    assert (d["runner_up"], d["margin"], d["margin_ci95"]) == (res.runner_up, res.margin, res.margin_ci95)
+    assert f"margin over {res.runner_up}: " in res.pretty()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.permutations(range(32)), st.integers(0, 3), st.integers(0, 6),
        st.one_of(st.none(), st.integers(0, 2**64)))

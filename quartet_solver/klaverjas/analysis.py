@@ -190,7 +190,16 @@ class TrumpStats:
 
 @dataclass(frozen=True)
 class BidAnalysis:
-    """Outcome of :func:`analyse_bid`: stats per trump and the recommended action."""
+    """Outcome of :func:`analyse_bid`: stats per trump and the recommended action.
+
+    ``margin`` is how much better the recommended action is than the runner-up
+    (the best other action: a trump, or ``"pass"``, which counts as a net of 0),
+    the mean of the per-sample differences, and ``margin_ci95`` its 95%
+    confidence interval.  Every trump is solved on the same samples, so this is
+    the interval of the paired difference, which counts how the two actions'
+    nets go together on the same deals (the trumps' own intervals cannot): a
+    margin larger than ``margin_ci95`` says the choice is not sampling noise.
+    """
 
     hand: CardSet
     seat: str
@@ -198,11 +207,15 @@ class BidAnalysis:
     stats: tuple[TrumpStats, ...]
     recommended: str  # a suit letter, or "pass"
     seconds: float
+    runner_up: str = "pass"
+    margin: float = 0.0
+    margin_ci95: float = 0.0
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
         return {"hand": str(self.hand), "seat": self.seat, "dealer": self.dealer,
                 "stats": [s.to_dict() for s in self.stats], "recommended": self.recommended,
+                "runner_up": self.runner_up, "margin": self.margin, "margin_ci95": self.margin_ci95,
                 "seconds": self.seconds}
 
     def pretty(self) -> str:
@@ -214,7 +227,22 @@ class BidAnalysis:
             suit = Suit.parse(s.trump)
             lines.append(f"  {suit.symbol} {s.trump:<4}{s.mean:>10.1f}{s.ci95:>8.1f}{s.p_nat:>9.3f}{s.p_pit:>9.3f}")
         lines.append(f"recommended: {self.recommended}")
+        lines.append(f"margin over {self.runner_up}: {self.margin:.1f} ± {self.margin_ci95:.1f} "
+                     "(paired: the same samples for every trump)")
         return "\n".join(lines)
+
+
+def _mean_ci95(xs: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and the half-width of its 95% confidence interval
+    (normal approximation; 0 for a single value).
+
+    >>> _mean_ci95([1, 3])
+    (2.0, 1.96)
+    """
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    return mean, 1.96 * math.sqrt(var / n)
 
 
 def _sample_masks(hand: CardSet, seat: int, samples: int, seed: int | None) -> list[tuple[int, ...]]:
@@ -275,7 +303,8 @@ def analyse_bid(
     leading.  Reports per trump the mean net score with a 95% confidence interval,
     P(nat) (the playing team goes nat under best play) and P(pit) (a principal
     variation takes all eight tricks); the recommendation is the trump with the
-    best mean if that mean is positive, else ``"pass"``.
+    best mean if that mean is positive, else ``"pass"``, and its margin over the
+    runner-up comes with a paired confidence interval (:class:`BidAnalysis`).
 
     Work is split into chunks: ``executor`` takes any executor with
     ``submit(fn, *args) -> future`` (``concurrent.futures``, a dask.distributed
@@ -323,15 +352,20 @@ def analyse_bid(
     finally:
         if own_pool is not None:
             own_pool.shutdown()
+    # per action, its net in each sample: the four trumps, and pass (0)
+    nets = {suit.char: [r[2 * k] for r in rows] for k, suit in enumerate(_SUIT_ORDER)}
+    nets["pass"] = [0] * len(rows)
     stats = []
     for k, suit in enumerate(_SUIT_ORDER):
-        nets = [r[2 * k] for r in rows]
-        pits = [r[2 * k + 1] for r in rows]
-        n = len(nets)
-        mean = sum(nets) / n
-        var = sum((x - mean) ** 2 for x in nets) / (n - 1) if n > 1 else 0.0
-        stats.append(TrumpStats(suit.char, mean, 1.96 * math.sqrt(var / n), sum(x < 0 for x in nets) / n,
-                                sum(pits) / n, n))
+        xs = nets[suit.char]
+        n = len(xs)
+        mean, ci = _mean_ci95(xs)
+        stats.append(TrumpStats(suit.char, mean, ci, sum(x < 0 for x in xs) / n,
+                                sum(r[2 * k + 1] for r in rows) / n, n))
     best = max(stats, key=lambda t: t.mean)
-    return BidAnalysis(cards, SEATS[s], SEATS[d], tuple(stats), best.trump if best.mean > 0 else "pass",
-                       time.perf_counter() - started)
+    recommended = best.trump if best.mean > 0 else "pass"
+    means = {t.trump: t.mean for t in stats} | {"pass": 0.0}
+    runner_up = max((a for a in means if a != recommended), key=lambda a: means[a])
+    margin, margin_ci = _mean_ci95([x - y for x, y in zip(nets[recommended], nets[runner_up])])
+    return BidAnalysis(cards, SEATS[s], SEATS[d], tuple(stats), recommended,
+                       time.perf_counter() - started, runner_up, margin, margin_ci)
