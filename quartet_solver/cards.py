@@ -30,7 +30,7 @@ import enum
 import random as _random
 import re
 from collections.abc import Iterable, Iterator
-from typing import Union
+from typing import TypeVar, Union
 
 from . import _core
 from .errors import InvalidStateError, NotationError
@@ -292,7 +292,10 @@ class Card:
 Card._ALL = tuple(Card._make(i) for i in range(52))
 
 
-def _checked_enum(enum_type: type[enum.IntEnum], value: object, what: str):  # type: ignore[no-untyped-def]
+_E = TypeVar("_E", bound=enum.IntEnum)
+
+
+def _checked_enum(enum_type: type[_E], value: object, what: str) -> _E:
     if isinstance(value, bool) or not isinstance(value, int):
         raise NotationError(f"{what} must be a {enum_type.__name__} or int, got {value!r}")
     try:
@@ -639,8 +642,9 @@ class Deck:
         return CardSet.from_mask(mask)
 
     @staticmethod
-    def shuffled(deck: CardsLike, seed: int | None = None) -> list[Card]:
-        """The cards of ``deck`` in a random order; deterministic for a given seed."""
+    def shuffled(deck: CardsLike, seed: int | str | None = None) -> list[Card]:
+        """The cards of ``deck`` in a random order; deterministic for a given seed
+        (an int or a string)."""
         cards = as_cards(deck, distinct=True, what="deck")
         _random.Random(seed).shuffle(cards)
         return cards

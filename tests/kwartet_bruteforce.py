@@ -7,10 +7,9 @@ Obviously correct and slow; only for tiny decks.
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
-from quartet_solver.kwartet.game import Asked, Dealt, Drew, Laid, Revealed
+from quartet_solver.kwartet.game import Asked, Dealt, Laid, Revealed
 
 
 def _complete(hand: int, nq: int) -> set[int]:

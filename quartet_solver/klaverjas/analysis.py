@@ -265,7 +265,7 @@ def _sample_masks(hand: CardSet, seat: int, samples: int, seed: int | None) -> l
     return out
 
 
-def _solve_chunk(deals: Sequence[tuple[int, int, int, int]], seat: int, leader: int,
+def _solve_chunk(deals: Sequence[tuple[int, ...]], seat: int, leader: int,
                  rules: Rules) -> list[tuple[int, ...]]:
     """Nets and pit flags for each deal (its hands as kernel masks, ``card index
     - 20``) and trump (c, d, h, s): (net_c, pit_c, net_d, ...).

@@ -29,6 +29,9 @@ class BiddingState:
     """The bidding of one hand (immutable): ``bid`` returns the next state."""
 
     __slots__ = ("dealer", "rules", "bids")
+    dealer: int
+    rules: Rules
+    bids: tuple[tuple[int, Suit | None], ...]
 
     def __init__(self, dealer: str | int, rules: Rules | str = Rules.AMSTERDAM,
                  bids: tuple[tuple[int, Suit | None], ...] = ()) -> None:

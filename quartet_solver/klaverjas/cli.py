@@ -11,8 +11,9 @@ from collections.abc import Callable
 from ..errors import InvalidStateError
 from .bots import RandomBot, RuleBot
 from .deal import Deal
-from .match import play_match
+from .match import HandRecord, play_match
 from .rules import SEATS, Rules
+from .state import PlayState
 
 BOTS = {"rule": RuleBot, "random": RandomBot}
 
@@ -41,7 +42,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     bots = _bots(args.bots, args.seed)
     quiet = args.json or args.quiet
 
-    def progress(record) -> None:  # type: ignore[no-untyped-def]
+    def progress(record: HandRecord) -> None:
         if not quiet:
             print(record.pretty(), flush=True)
 
@@ -68,7 +69,6 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _cmd_solve(args: argparse.Namespace) -> int:
     from .dd import solve
-    from .state import PlayState
 
     deal = Deal.parse(args.deal) if args.deal is not None else None
     if deal is None:
@@ -94,7 +94,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _answer_target(state, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+def _answer_target(state: PlayState, args: argparse.Namespace) -> int:
     """``solve --target``: whether the playing team reaches the target net score."""
     from .dd import reaches
 

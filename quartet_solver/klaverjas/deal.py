@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import random as _random
 from dataclasses import dataclass
 
 from ..cards import Card, CardSet, CardsLike, Deck, Rank, Suit

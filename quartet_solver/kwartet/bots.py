@@ -19,8 +19,10 @@ import random as _random
 from typing import Any, Union
 
 from ..errors import InvalidStateError
+from .decks import Deck
 from .game import Asked, Drew, Event, Game, Laid, Revealed
 from .knowledge import Knowledge
+from .rules import Rules
 
 __all__ = ["Bot", "View", "NoviceBot", "MemoryBot", "InferenceBot", "Action", "play"]
 
@@ -37,7 +39,7 @@ class View:
         self.seat = seat
 
     @property
-    def deck(self):  # type: ignore[no-untyped-def]
+    def deck(self) -> Deck:
         return self._game.deck
 
     @property
@@ -45,7 +47,7 @@ class View:
         return self._game.players
 
     @property
-    def rules(self):  # type: ignore[no-untyped-def]
+    def rules(self) -> Rules:
         return self._game.rules
 
     @property

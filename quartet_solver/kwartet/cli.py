@@ -21,7 +21,7 @@ from .decks import THEMED_DECKS, Deck
 from .game import Asked, Drew, Game, Laid, Revealed
 from .knowledge import Knowledge
 from .rules import Rules
-from .simulate import make_bot, simulate
+from .simulate import SimulationResult, make_bot, simulate
 
 
 def _deck(text: str) -> Deck:
@@ -86,7 +86,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plot(result, path: str) -> None:  # type: ignore[no-untyped-def]
+def _plot(result: SimulationResult, path: str) -> None:
     try:
         import matplotlib
 

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Union, cast
 
 from ..cards import Card, Rank, Suit
 from ..errors import InvalidStateError, NotationError
@@ -192,7 +192,7 @@ class Deck:
         key = name.strip().lower()
         if key not in THEMED_DECKS:
             raise InvalidStateError(f"no built-in themed deck {name!r} (have {', '.join(THEMED_DECKS)})")
-        return cls([Quartet(q, c) for q, c in THEMED_DECKS[key]], name=key)  # type: ignore[arg-type]
+        return cls([Quartet(q, c) for q, c in THEMED_DECKS[key]], name=key)
 
     @classmethod
     def from_dict(cls, data: Any, *, source: str = "deck data") -> Deck:
@@ -423,13 +423,14 @@ class Deck:
             if self._standard is not None:
                 items: list[CardLike] = [t for t in re.split(r"[\s,]+", cards.strip()) if t]
             else:
-                items = [t for t in (s.strip() for s in cards.split(",")) if t]
-                if len(items) == 1 and _key(items[0]) not in self._card_index:
+                names = [t for t in (s.strip() for s in cards.split(",")) if t]
+                if len(names) == 1 and _key(names[0]) not in self._card_index:
                     # a single themed name, or names separated by ';'
-                    items = [t for t in (s.strip() for s in cards.split(";")) if t]
+                    names = [t for t in (s.strip() for s in cards.split(";")) if t]
+                items = [t for t in names]
         else:
             try:
-                items = list(cards)
+                items = list(cast(Iterable[CardLike], cards))   # a bool raises below
             except TypeError:
                 raise NotationError(f"not cards: {cards!r}") from None
         m = 0

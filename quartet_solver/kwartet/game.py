@@ -298,7 +298,7 @@ class Game:
             return []
         hand = self._hands[p]
         cards = self._askable(hand)
-        out = []
+        out: list[tuple[int, int]] = []
         for t in range(self.players):
             if t != p and self._hands[t]:
                 out.extend((t, c) for c in cards)

@@ -382,7 +382,7 @@ class Knowledge:
             return self._cache[1]
         if self._broken:
             raise InvalidStateError(f"exact inference unavailable: {self._broken}")
-        players, nl = self.players, self.players + 1
+        nl = self.players + 1
         # constraints, with the pending no-complete checks materialised
         noc = [list(x) for x in self._noc]
         for p, q in self._pending:

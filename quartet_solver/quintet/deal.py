@@ -17,7 +17,9 @@ True
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 
@@ -130,7 +132,7 @@ class Deal:
 def check_points(points: object, k: int) -> tuple[float, ...]:
     """Validate a points vector for ``k`` groups (positive finite numbers)."""
     try:
-        values = tuple(float(p) for p in points)  # type: ignore[union-attr]
+        values = tuple(float(p) for p in cast(Iterable[Any], points))  # not iterable: TypeError
     except (TypeError, ValueError):
         raise InvalidStateError(f"points must be a sequence of numbers, got {points!r}") from None
     if len(values) != k:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 
@@ -361,7 +361,7 @@ def hands_of(cards: CardsLike | int, kickers: Kickers = "seed") -> tuple[np.ndar
         if not 0 <= mask <= DECK32_MASK:
             raise InvalidStateError(f"Quintet mask must be in [0, 2**32), got {cards!r}")
     else:
-        mask = card_mask(cards)
+        mask = card_mask(cast(CardsLike, cards))    # a bool: card_mask raises
     masks = _core.quintet_subsets5(mask)
     return masks, evaluate_masks(masks, kickers)
 

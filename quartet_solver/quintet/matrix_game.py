@@ -8,9 +8,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..errors import SolverError
 
@@ -26,8 +25,6 @@ def solve_matrix_game(payoff: np.ndarray) -> tuple[list[float], float]:
     value returned is recomputed exactly as the worst column against ``x``.
     Probabilities below ``1e-12`` are dropped and the rest renormalised.
     """
-    from ortools.linear_solver import pywraplp
-
     a = np.asarray(payoff, dtype=float)
     if a.ndim != 2 or a.shape[0] == 0 or a.shape[1] == 0:
         raise SolverError(f"payoff matrix must be 2-D and non-empty, got shape {a.shape}")
@@ -111,29 +108,29 @@ class IncrementalMatrixGame:
         """Number of strategies."""
         return len(self.vars)
 
-    def add(self, row: Sequence[float], col: Sequence[float]) -> None:
+    def add(self, row: ArrayLike, col: ArrayLike) -> None:
         """Add a strategy: ``row[j]`` = its payoff against strategy ``j`` (the last entry
         against itself), ``col[i]`` = the payoff of strategy ``i`` against it."""
         n = self.size
-        row = np.asarray(row, dtype=float)
-        col = np.asarray(col, dtype=float)
-        if row.shape != (n + 1,) or col.shape != (n + 1,) or row[n] != col[n]:
-            raise SolverError(f"new strategy needs {n + 1} consistent payoffs, got {row.shape} and {col.shape}")
-        if min(row.min(), col.min()) + self.offset <= 0:
+        r = np.asarray(row, dtype=float)
+        c = np.asarray(col, dtype=float)
+        if r.shape != (n + 1,) or c.shape != (n + 1,) or r[n] != c[n]:
+            raise SolverError(f"new strategy needs {n + 1} consistent payoffs, got {r.shape} and {c.shape}")
+        if min(r.min(), c.min()) + self.offset <= 0:
             raise SolverError("payoffs plus offset must be positive")
         grown = np.empty((n + 1, n + 1))
         grown[:n, :n] = self.matrix
-        grown[n, :] = row
-        grown[:, n] = col
+        grown[n, :] = r
+        grown[:, n] = c
         self.matrix = grown
         y = self.solver.NumVar(0.0, self.solver.infinity(), "")
         self.objective.SetCoefficient(y, 1.0)
         for j in range(n):
-            self.cons[j].SetCoefficient(y, float(row[j] + self.offset))
+            self.cons[j].SetCoefficient(y, float(r[j] + self.offset))
         ct = self.solver.Constraint(1.0, self.solver.infinity())
         for i in range(n):
-            ct.SetCoefficient(self.vars[i], float(col[i] + self.offset))
-        ct.SetCoefficient(y, float(col[n] + self.offset))
+            ct.SetCoefficient(self.vars[i], float(c[i] + self.offset))
+        ct.SetCoefficient(y, float(c[n] + self.offset))
         self.vars.append(y)
         self.cons.append(ct)
 

@@ -58,7 +58,7 @@ Progress = Callable[[int, float, int], None]
 class _Game:
     """Frontier of a deal (computed once) and exact best responses over it."""
 
-    def __init__(self, deal: Deal, kickers: str) -> None:
+    def __init__(self, deal: Deal, kickers: Kickers) -> None:
         self.deal = deal
         self.kickers = kickers
         self.n_classes = len(hand_values(kickers))
@@ -82,7 +82,7 @@ class _Game:
 _GAMES: dict[tuple[int, str], _Game] = {}
 
 
-def _game(deal: Deal, kickers: str) -> _Game:
+def _game(deal: Deal, kickers: Kickers) -> _Game:
     key = (deal.mask, kickers)
     game = _GAMES.get(key)
     if game is None:
@@ -102,10 +102,12 @@ def frontier(deal: Deal | str, kickers: Kickers = "seed") -> np.ndarray:
     return _game(deal, _check_kickers(kickers)).front.copy()
 
 
-def _check_kickers(kickers: str) -> str:
-    if kickers not in ("seed", "full"):
-        raise InvalidStateError(f"kickers must be 'seed' or 'full', got {kickers!r}")
-    return kickers
+def _check_kickers(kickers: str) -> Kickers:
+    if kickers == "seed":
+        return "seed"
+    if kickers == "full":
+        return "full"
+    raise InvalidStateError(f"kickers must be 'seed' or 'full', got {kickers!r}")
 
 
 # -- weights and payoffs --------------------------------------------------------
@@ -185,7 +187,7 @@ class Solution:
 
     deal: Deal
     points: tuple[float, ...]
-    kickers: str
+    kickers: Kickers
     strategy: list[tuple[Arrangement, float]]
     value: float
     exploitability: float
