@@ -119,6 +119,41 @@ def test_analyse_bid_is_deterministic_and_consistent():
     assert "recommended" in a.pretty()
 
 
+class _SubmitOnly:
+    """The least an executor must offer (what a dask.distributed Client offers):
+    ``submit(fn, *args)`` returning an object with ``result()``; it runs the
+    work at once and records the calls."""
+
+    class _Done:
+        def __init__(self, value):
+            self._value = value
+
+        def result(self):
+            return self._value
+
+    def __init__(self):
+        self.calls = 0
+
+    def submit(self, fn, *args):
+        self.calls += 1
+        return self._Done(fn(*args))
+
+
+def test_analyse_bid_takes_any_submit_executor_and_reports_progress():
+    hand = "Jc 9c Ac Tc Kd Qd 8h 7s"
+    ex = _SubmitOnly()
+    seen = []
+    a = analyse_bid(hand, seat="S", dealer="E", samples=150, seed=4, executor=ex,
+                    progress=lambda done, total: seen.append((done, total)))
+    b = analyse_bid(hand, seat="S", dealer="E", samples=150, seed=4, processes=1)
+    assert a.to_dict()["stats"] == b.to_dict()["stats"]
+    assert (a.recommended, a.runner_up, a.margin) == (b.recommended, b.runner_up, b.margin)
+    # the work went through the executor in chunks, and progress counted every deal
+    assert ex.calls == len(seen) > 1
+    assert [t for _, t in seen] == [150] * len(seen) and seen[-1][0] == 150
+    assert all(x[0] < y[0] for x, y in zip(seen, seen[1:]))
+
+
 def test_analyse_bid_matches_manual_sampling():
     from quartet_solver.cards import CardSet
 
