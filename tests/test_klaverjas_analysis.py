@@ -250,6 +250,9 @@ def test_analyse_bid_errors():
         analyse_bid("Jh 9h", samples=2)
     with pytest.raises(InvalidStateError, match="samples"):
         analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=0)
+    for bad in (0, -2, 1.5, True, "2"):
+        with pytest.raises(InvalidStateError, match=f"processes must be a positive int or None, got {bad!r}"):
+            analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=2, processes=bad)
 
 
 def _benchmark(*args: str) -> subprocess.CompletedProcess:

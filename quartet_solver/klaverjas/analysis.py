@@ -323,6 +323,8 @@ def analyse_bid(
         raise InvalidStateError(f"a Klaverjas hand has 8 cards of the 32-card deck, got '{cards}'")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise InvalidStateError(f"samples must be a positive int, got {samples!r}")
+    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
+        raise InvalidStateError(f"processes must be a positive int or None, got {processes!r}")
     rules = _rules(rules)
     s, d = seat_index(seat), seat_index(dealer)
     leader = (d + 1) % 4
