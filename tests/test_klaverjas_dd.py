@@ -504,6 +504,11 @@ def test_limits_give_bounds():
     assert not res.exact
     assert res.lower <= exact.value <= res.upper
     assert res.card_values.items() <= exact.card_values.items()
+    # the nodes searched before the stop: past the limit, short of the whole solve
+    assert 500 < res.nodes < exact.nodes
+    some = solve(st, node_limit=exact.nodes // 2)
+    assert not some.exact and exact.nodes // 2 < some.nodes < exact.nodes
+    assert some.card_values.items() <= exact.card_values.items()
     res = solve(st, time_limit=0.0)
     assert not res.exact and res.lower <= exact.value <= res.upper
 

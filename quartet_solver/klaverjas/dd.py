@@ -268,8 +268,9 @@ def solve(
             line = [first] + [Card.from_index(b + 20) for b in kernel.pv(value)]
             if kernel.aborted or len(line) != 32 - 4 * len(state.tricks) - len(state.trick):
                 line = line[:1]
-    else:
-        _load(kernel, state)
+    nodes = kernel.nodes
+    if not exact:
+        _load(kernel, state)                # (which resets the kernel's counters)
         lower, upper = kernel.trivial_bounds()
         if values:
             if maxi:
@@ -283,7 +284,7 @@ def solve(
         card_values={c: values[c] for c in legal if c in values},
         best_cards=best,
         pv=line,
-        nodes=kernel.nodes,
+        nodes=nodes,
         seconds=time.perf_counter() - start,
         exact=exact,
         lower=lower,
