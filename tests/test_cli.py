@@ -63,6 +63,7 @@ COMMANDS = {
     "kj_solve_json": KJ_SOLVE + ["--json"],
     "kj_solve_play_json": KJ_SOLVE + ["--play", KJ_PLAYED, "--json"],
     "kj_solve_limit_json": KJ_SOLVE + ["--node-limit", "50", "--json"],
+    "kj_solve_limit_text": KJ_SOLVE + ["--node-limit", "60000"],
     "kj_target_json": KJ_SOLVE + ["--target", "0", "--json"],
     "kj_target_text": KJ_SOLVE + ["--target", "0"],
     "kj_target_high_json": KJ_SOLVE + ["--target", "400", "--json"],
@@ -227,6 +228,14 @@ def test_klaverjas_solve_mid_hand_and_with_a_node_limit(results):
     limited = json.loads(_ok(results, "kj_solve_limit_json"))["solution"]
     exact = kj.solve(_kj_state(), pv=False).value
     assert limited["exact"] is False and limited["lower"] <= exact <= limited["upper"]
+    assert limited["nodes"] > 50
+    # text: the bounds, and the cards whose values were found before the stop
+    out = _ok(results, "kj_solve_limit_text")
+    part = kj.solve(_kj_state(), node_limit=60000)
+    assert not part.exact and part.card_values
+    assert f"between {part.lower:+d} and {part.upper:+d}" in out and f"{part.nodes} nodes" in out
+    assert f"({len(part.card_values)} of {len(_kj_state().legal_cards())})" in out
+    assert all(f"  {c}: {v:+d}" in out for c, v in part.card_values.items())
 
 
 def test_klaverjas_solve_text(results):

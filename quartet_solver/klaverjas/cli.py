@@ -85,8 +85,15 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         return 0
     print(deal.pretty())
     print(f"trumps {state.trump.symbol}, declarer {SEATS[state.declarer]}, {state.to_move} to move")
-    kind = "exact" if res.exact else f"bounds [{res.lower}, {res.upper}] (limit hit)"
-    print(f"value (net for the playing team): {res.value:+d}  ({kind}; {res.nodes} nodes, {res.seconds * 1000:.1f} ms)")
+    cost = f"{res.nodes} nodes, {res.seconds * 1000:.1f} ms"
+    if res.exact:
+        print(f"value (net for the playing team): {res.value:+d}  (exact; {cost})")
+    else:
+        print(f"value (net for the playing team): between {res.lower:+d} and {res.upper:+d}  "
+              f"(a limit stopped the search; {cost})")
+        if res.card_values:
+            print(f"exact values of the cards solved before the stop "
+                  f"({len(res.card_values)} of {len(state.legal_cards())}):")
     for card, value in sorted(res.card_values.items(), key=lambda cv: -cv[1]):
         print(f"  {card}: {value:+d}")
     if res.pv:
