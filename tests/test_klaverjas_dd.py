@@ -513,6 +513,22 @@ def test_limits_give_bounds():
     assert not res.exact and res.lower <= exact.value <= res.upper
 
 
+def test_bad_limits_and_table_sizes_are_refused():
+    st = PlayState(Deal.random(seed=21), trump="d", declarer="E", leader="S")
+    for bad in (0, -1, 1.5, True, "100"):
+        with pytest.raises(InvalidStateError, match=f"node_limit must be a positive int or None, got {bad!r}"):
+            solve(st, node_limit=bad)
+    for bad in (-0.5, float("nan"), float("inf"), "1", False):
+        with pytest.raises(InvalidStateError, match="time_limit must be a number of seconds"):
+            solve(st, time_limit=bad)
+    for bad in (0, 3, 31, 2.0, None):
+        with pytest.raises(InvalidStateError, match="tt_bits must be an int in 4..30"):
+            solve(st, tt_bits=bad)
+        with pytest.raises(InvalidStateError, match="tt_bits must be an int in 4..30"):
+            solve_deal(st.deal, "d", "E", "S", tt_bits=bad)
+    assert solve(st, node_limit=1).exact is False and solve(st, time_limit=0).exact is False
+
+
 def test_finished_hand_and_result_object():
     st = PlayState(Deal.random(seed=2), trump="c", declarer="N", leader="E")
     while len(st.tricks) < 7:

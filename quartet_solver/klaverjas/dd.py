@@ -119,13 +119,35 @@ _LOCAL = threading.local()  # one kernel (and transposition table) per thread
 
 
 def _kernel(tt_bits: int) -> KlaverjasKernel:
+    """This thread's kernel with a table of ``2 ** tt_bits`` entries (made on
+    first use)."""
     kernels = getattr(_LOCAL, "kernels", None)
     if kernels is None:
         kernels = _LOCAL.kernels = {}
     kernel = kernels.get(tt_bits)
     if kernel is None:
+        if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 4 <= tt_bits <= 30:
+            raise InvalidStateError(f"tt_bits must be an int in 4..30 (a table of 2 ** tt_bits entries), "
+                                    f"got {tt_bits!r}")
         kernel = kernels[tt_bits] = KlaverjasKernel(tt_bits)
     return kernel
+
+
+def _check_limits(node_limit: object, time_limit: object) -> None:
+    """A node limit is a positive int, a time limit a number of seconds >= 0
+    (0: stop at the first look at the clock); None is no limit.
+
+    >>> _check_limits(-1, None)
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: node_limit must be a positive int or None, got -1
+    """
+    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
+                                   or node_limit < 1):
+        raise InvalidStateError(f"node_limit must be a positive int or None, got {node_limit!r}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 <= time_limit < float("inf")):
+        raise InvalidStateError(f"time_limit must be a number of seconds >= 0 or None, got {time_limit!r}")
 
 
 def _suit(value: str | Suit) -> Suit:
@@ -248,6 +270,7 @@ def solve(
         raise InvalidStateError(f"solve() needs a PlayState, got {type(state).__name__}")
     if state.is_over:
         raise InvalidStateError(f"the hand is over: nothing to solve ({state!r})")
+    _check_limits(node_limit, time_limit)
     start = time.perf_counter()
     kernel = _kernel(tt_bits)
     _load(kernel, state)
