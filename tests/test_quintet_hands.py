@@ -224,6 +224,11 @@ def test_evaluate_other_errors():
         quintet.evaluate_masks([-1])
     with pytest.raises(InvalidStateError, match="outside the 32-card layout"):
         quintet.evaluate_masks([1 << 33])
+    # in a 2-D batch the index is the entry's row and column, as plain ints
+    with pytest.raises(InvalidStateError, match=r"index \(1, 0\) has 4 cards, not 5: 15$"):
+        quintet.evaluate_masks(np.array([[31, 31], [15, 31]], dtype=np.uint32))
+    with pytest.raises(InvalidStateError, match=r"index \(0, 1\) is outside the 32-card layout: -1$"):
+        quintet.evaluate_masks(np.array([[31, -1]]))
     with pytest.raises(InvalidStateError, match="integers"):
         quintet.evaluate_masks([1.5])
     with pytest.raises(InvalidStateError):

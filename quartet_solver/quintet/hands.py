@@ -293,6 +293,18 @@ def evaluate_mask(mask: int, kickers: Kickers = "seed") -> int:
     return int(_core.quintet_eval_mask(int(mask), tables.table))
 
 
+def _index_text(flat_index: int, shape: tuple[int, ...]) -> str:
+    """The index of the entry at ``flat_index`` of an array of ``shape``, as
+    text: ``3``, or ``(1, 2)`` for a 2-D array.
+
+    >>> _index_text(5, (2, 3)), _index_text(5, (6,))
+    ('(1, 2)', '5')
+    """
+    if len(shape) <= 1:
+        return str(flat_index)
+    return "(" + ", ".join(str(int(i)) for i in np.unravel_index(flat_index, shape)) + ")"
+
+
 def evaluate_masks(masks: Iterable[int] | np.ndarray, kickers: Kickers = "seed") -> np.ndarray:
     """Batch strengths of 32-bit hand masks; the result has the input's shape (int32).
 
@@ -317,7 +329,8 @@ def evaluate_masks(masks: Iterable[int] | np.ndarray, kickers: Kickers = "seed")
         if flat.size and (flat.min() < 0 or flat.max() > DECK32_MASK):
             where = int(np.flatnonzero((flat < 0) | (flat > DECK32_MASK))[0])
             raise InvalidStateError(
-                f"hand mask at index {where} is outside the 32-card layout: {flat[where]!r}"
+                f"hand mask at index {_index_text(where, shape)} is outside the 32-card layout: "
+                f"{int(flat[where])}"
             )
         flat = flat.astype(np.uint32)
     flat = np.ascontiguousarray(flat)
@@ -325,9 +338,8 @@ def evaluate_masks(masks: Iterable[int] | np.ndarray, kickers: Kickers = "seed")
     bad = _core.quintet_eval_masks(flat, tables.table, out)
     if bad >= 0:
         value = int(flat[bad])
-        where_text = np.unravel_index(bad, shape) if len(shape) > 1 else bad
         raise InvalidStateError(
-            f"hand mask at index {where_text} has {value.bit_count()} cards, not 5: {value}"
+            f"hand mask at index {_index_text(bad, shape)} has {value.bit_count()} cards, not 5: {value}"
         )
     return out.reshape(shape)
 
