@@ -118,8 +118,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns the process exit status."""
+    """Entry point of the console script; returns the process exit status.
+
+    An error of the library ends the command with status 2 and a message on
+    stderr; with ``--json`` stdout also gets it as a JSON document
+    (``{"error": {"type": ..., "message": ...}}``), so a program reading
+    stdout always gets JSON."""
     parser = build_parser()
+    args = None
     try:
         args = parser.parse_args(argv)
         handler: Handler | None = getattr(args, "handler", None)
@@ -136,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except QuartetError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):
+            print(json.dumps({"error": {"type": type(exc).__name__, "message": str(exc)}}, ensure_ascii=False))
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

@@ -75,6 +75,9 @@ COMMANDS = {
     "kj_bid_json": ["klaverjas", "bid", "--hand", KJ_HAND, "--seat", "E", "--samples", "6", "--seed", "3",
                     "--processes", "1", "--json"],
     "kj_bid_bad_hand": ["klaverjas", "bid", "--hand", "Jh 9h", "--samples", "6"],
+    "kj_bid_bad_hand_json": ["klaverjas", "bid", "--hand", "Jh 9h", "--samples", "6", "--json"],
+    "kj_solve_bad_deal_json": ["klaverjas", "solve", "--deal", "N:AKQ", "--trump", "h", "--declarer", "N",
+                               "--json"],
 }
 
 
@@ -261,6 +264,16 @@ def test_klaverjas_bad_input_is_one_line_and_exit_2(results, name):
     code, out, err = results[name]
     assert code == 2 and out == "", err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name, kind", [("kj_bid_bad_hand_json", "InvalidStateError"),
+                                        ("kj_solve_bad_deal_json", "NotationError")])
+def test_errors_with_json_are_a_json_document_on_stdout_too(results, name, kind):
+    code, out, err = results[name]
+    plain = results[name.removesuffix("_json")]
+    assert code == 2 and err == plain[2] and "Traceback" not in err
+    data = json.loads(out)
+    assert data == {"error": {"type": kind, "message": err.strip().removeprefix("quartet-solver: error: ")}}
 
 
 def test_klaverjas_table_json_matches_the_library(results):
