@@ -117,6 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _json_error(kind: str, message: str) -> None:
+    print(json.dumps({"error": {"type": kind, "message": message}}, ensure_ascii=False))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit status.
 
@@ -139,11 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(handler(args) or 0)
     except UsageError as exc:
         print(exc, file=sys.stderr)
+        # the arguments did not parse: --json anywhere among them asks for JSON
+        if "--json" in (sys.argv[1:] if argv is None else argv):
+            _json_error("UsageError", str(exc).partition(": error: ")[2] or str(exc))
         return 2
     except QuartetError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         if getattr(args, "json", False):
-            print(json.dumps({"error": {"type": type(exc).__name__, "message": str(exc)}}, ensure_ascii=False))
+            _json_error(type(exc).__name__, str(exc))
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

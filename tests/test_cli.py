@@ -78,6 +78,7 @@ COMMANDS = {
     "kj_bid_bad_hand_json": ["klaverjas", "bid", "--hand", "Jh 9h", "--samples", "6", "--json"],
     "kj_solve_bad_deal_json": ["klaverjas", "solve", "--deal", "N:AKQ", "--trump", "h", "--declarer", "N",
                                "--json"],
+    "kj_bid_bad_samples_json": ["klaverjas", "bid", "--hand", KJ_HAND, "--samples", "many", "--json"],
 }
 
 
@@ -274,6 +275,13 @@ def test_errors_with_json_are_a_json_document_on_stdout_too(results, name, kind)
     assert code == 2 and err == plain[2] and "Traceback" not in err
     data = json.loads(out)
     assert data == {"error": {"type": kind, "message": err.strip().removeprefix("quartet-solver: error: ")}}
+
+
+def test_usage_errors_with_json_are_json_too(results):
+    code, out, err = results["kj_bid_bad_samples_json"]
+    assert code == 2 and err.startswith("quartet-solver klaverjas bid: error: argument --samples")
+    assert json.loads(out) == {"error": {"type": "UsageError",
+                                         "message": "argument --samples: invalid int value: 'many'"}}
 
 
 def test_klaverjas_table_json_matches_the_library(results):
