@@ -229,7 +229,7 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     bid.add_argument("--dealer", default="N", help="dealer (default N)")
     bid.add_argument("--samples", type=int, default=500, help="number of samples (default 500)")
     bid.add_argument("--seed", type=int, help="seed for the sampling")
-    bid.add_argument("--processes", type=int, help="worker processes (default: all CPUs)")
+    bid.add_argument("--processes", type=int, help="worker processes (default: the CPUs this process may use)")
     bid.add_argument("--quiet", action="store_true", help="no progress output")
     _add_rules_args(bid)
     add_common(bid)
