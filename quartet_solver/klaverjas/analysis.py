@@ -323,7 +323,7 @@ def analyse_bid(
     Work is split into chunks: ``executor`` takes any executor with
     ``submit(fn, *args) -> future`` (``concurrent.futures``, a dask.distributed
     ``Client``); else ``processes`` worker processes (default: the CPUs this
-    process may use, :func:`_usable_cpus`, when ``samples >= 100``, else
+    process may run on, by its affinity mask, when ``samples >= 100``, else
     in-process).  The solver releases the GIL and each
     thread has its own kernel, so a ``ThreadPoolExecutor`` runs the chunks in
     parallel too, without starting processes (500 samples on 2 workers, in
