@@ -63,7 +63,8 @@ COMMANDS = {
     "kj_solve_json": KJ_SOLVE + ["--json"],
     "kj_solve_play_json": KJ_SOLVE + ["--play", KJ_PLAYED, "--json"],
     "kj_solve_limit_json": KJ_SOLVE + ["--node-limit", "50", "--json"],
-    "kj_solve_limit_text": KJ_SOLVE + ["--node-limit", "60000"],
+    "kj_solve_limit_text": KJ_SOLVE + ["--node-limit", "20000"],
+    "kj_solve_limit_value_text": KJ_SOLVE + ["--node-limit", "100000"],
     "kj_target_json": KJ_SOLVE + ["--target", "0", "--json"],
     "kj_target_text": KJ_SOLVE + ["--target", "0"],
     "kj_target_high_json": KJ_SOLVE + ["--target", "400", "--json"],
@@ -233,11 +234,16 @@ def test_klaverjas_solve_mid_hand_and_with_a_node_limit(results):
     exact = kj.solve(_kj_state(), pv=False).value
     assert limited["exact"] is False and limited["lower"] <= exact <= limited["upper"]
     assert limited["nodes"] > 50
-    # text: the bounds, and the cards whose values were found before the stop
+    # text: a stop before the value is known prints the bounds
     out = _ok(results, "kj_solve_limit_text")
-    part = kj.solve(_kj_state(), node_limit=60000)
-    assert not part.exact and part.card_values
+    part = kj.solve(_kj_state(), node_limit=20000)
+    assert not part.exact and part.lower < part.upper
     assert f"between {part.lower:+d} and {part.upper:+d}" in out and f"{part.nodes} nodes" in out
+    # a stop after it prints the value and the cards' values found before the stop
+    out = _ok(results, "kj_solve_limit_value_text")
+    part = kj.solve(_kj_state(), node_limit=100000)
+    assert not part.exact and part.lower == part.value == part.upper == exact and part.card_values
+    assert f"value (net for the playing team): {exact:+d}  (exact; a limit stopped" in out
     assert f"({len(part.card_values)} of {len(_kj_state().legal_cards())})" in out
     assert all(f"  {c}: {v:+d}" in out for c, v in part.card_values.items())
 

@@ -509,6 +509,19 @@ def test_limits_give_bounds():
     some = solve(st, node_limit=exact.nodes // 2)
     assert not some.exact and exact.nodes // 2 < some.nodes < exact.nodes
     assert some.card_values.items() <= exact.card_values.items()
+    # with a limit the value comes first: past its cost, a stop keeps it exact
+    kept = 0
+    limit = 1000
+    while limit < 4 * exact.nodes:
+        res = solve(st, node_limit=limit)
+        assert res.lower <= exact.value <= res.upper
+        assert res.card_values.items() <= exact.card_values.items()
+        assert set(res.best_cards) <= set(exact.best_cards)
+        if res.lower == res.upper:
+            assert res.value == exact.value
+            kept += not res.exact
+        limit *= 2
+    assert kept >= 1      # some limit stopped the card values but not the value
     res = solve(st, time_limit=0.0)
     assert not res.exact and res.lower <= exact.value <= res.upper
 

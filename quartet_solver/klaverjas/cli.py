@@ -88,6 +88,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     cost = f"{res.nodes} nodes, {res.seconds * 1000:.1f} ms"
     if res.exact:
         print(f"value (net for the playing team): {res.value:+d}  (exact; {cost})")
+    elif res.lower == res.upper:
+        print(f"value (net for the playing team): {res.value:+d}  (exact; a limit stopped the search "
+              f"of the cards' values; {cost})")
+        if res.card_values:
+            print(f"exact values of the cards solved before the stop "
+                  f"({len(res.card_values)} of {len(state.legal_cards())}):")
     else:
         print(f"value (net for the playing team): between {res.lower:+d} and {res.upper:+d}  "
               f"(a limit stopped the search; {cost})")

@@ -173,8 +173,10 @@ class DDResult:
     ``best_cards``: the cards reaching ``value``; ``pv``: a principal variation
     (cards to the end of the hand); ``exact`` is False when a node or time limit
     stopped the search, and then ``lower <= value <= upper`` are what is known
-    (``value`` is then the midpoint guess and ``card_values`` holds only the cards
-    solved before the limit).
+    and ``card_values`` holds only the cards solved before the stop.  With a
+    limit the value is searched first (it costs a fraction of every card's
+    value), so a stop after it still gives ``lower == value == upper``;
+    otherwise ``value`` is the midpoint of the bounds.
     """
 
     value: int
@@ -277,6 +279,12 @@ def solve(
     kernel.set_limits(node_limit, time_limit)
     seat = kernel.to_move
     maxi = seat % 2 == state.playing_team
+    known = None
+    if node_limit is not None or time_limit is not None:
+        # the value first: what a stop leaves should be the value if it can
+        known = kernel.value()
+        if kernel.aborted:
+            known = None
     values = {Card.from_index(bit + 20): v for bit, v in kernel.move_values()}
     legal = state.legal_cards()
     exact = len(values) == len(legal) and not kernel.aborted
@@ -295,13 +303,16 @@ def solve(
     if not exact:
         _load(kernel, state)                # (which resets the kernel's counters)
         lower, upper = kernel.trivial_bounds()
-        if values:
+        if known is not None:
+            lower = upper = known
+        elif values:
             if maxi:
                 lower = max(lower, max(values.values()))
             else:
                 upper = min(upper, min(values.values()))
         value = (lower + upper) // 2
-        best, line = [], []
+        best = [c for c in legal if c in values and values[c] == known]
+        line = []
     return DDResult(
         value=value,
         card_values={c: values[c] for c in legal if c in values},
