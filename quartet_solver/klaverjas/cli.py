@@ -91,15 +91,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     elif res.lower == res.upper:
         print(f"value (net for the playing team): {res.value:+d}  (exact; a limit stopped the search "
               f"of the cards' values; {cost})")
-        if res.card_values:
-            print(f"exact values of the cards solved before the stop "
-                  f"({len(res.card_values)} of {len(state.legal_cards())}):")
     else:
         print(f"value (net for the playing team): between {res.lower:+d} and {res.upper:+d}  "
               f"(a limit stopped the search; {cost})")
-        if res.card_values:
-            print(f"exact values of the cards solved before the stop "
-                  f"({len(res.card_values)} of {len(state.legal_cards())}):")
+    if not res.exact and res.card_values:
+        print(f"exact values of the cards solved before the stop "
+              f"({len(res.card_values)} of {len(state.legal_cards())}):")
     for card, value in sorted(res.card_values.items(), key=lambda cv: -cv[1]):
         print(f"  {card}: {value:+d}")
     if res.pv:
