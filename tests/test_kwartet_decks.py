@@ -169,6 +169,6 @@ def test_cli_commands(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"quartets": {"A": ["x"]}}', encoding="utf-8")
     for args in (["simulate", "--deck", str(bad)], ["simulate", "--bots", "x,y,z"], ["deck", "--deck", "zzz"],
-                 ["simulate", "--games", "0"]):
+                 ["simulate", "--games", "0"], ["infer", "--asks", "-3"], ["infer", "--seat", "9"]):
         r = _run(*args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr

@@ -156,7 +156,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_infer(args: argparse.Namespace) -> int:
+    if args.asks < 0:
+        raise InvalidStateError(f"--asks must be 0 or more, got {args.asks}")
     deck, game, bots = _new_game(args)
+    if not 0 <= args.seat < game.players:
+        raise InvalidStateError(f"--seat must be in 0..{game.players - 1}, got {args.seat}")
     for s, b in enumerate(bots):
         b.start(game, s)
     while not game.is_over and game.asks < args.asks:
@@ -165,8 +169,6 @@ def _cmd_infer(args: argparse.Namespace) -> int:
             game.ask(act[1], act[2])  # type: ignore[misc]
         else:
             game.reveal(act[1])
-    if not 0 <= args.seat < game.players:
-        raise InvalidStateError(f"--seat must be in 0..{game.players - 1}, got {args.seat}")
     k = Knowledge.from_game(game, args.seat)
     if args.json:
         print(json.dumps(k.to_dict(), ensure_ascii=False))
