@@ -534,7 +534,8 @@ def test_bad_limits_and_table_sizes_are_refused():
     for bad in (-0.5, float("nan"), float("inf"), "1", False):
         with pytest.raises(InvalidStateError, match="time_limit must be a number of seconds"):
             solve(st, time_limit=bad)
-    for bad in (0, 3, 31, 2.0, None):
+    solve_deal(st.deal, "d", "E", "S", tt_bits=18)    # the kernel of 18 exists: 18.0 must not find it
+    for bad in (0, 3, 31, 2.0, None, 18.0):
         with pytest.raises(InvalidStateError, match="tt_bits must be an int in 4..30"):
             solve(st, tt_bits=bad)
         with pytest.raises(InvalidStateError, match="tt_bits must be an int in 4..30"):

@@ -121,14 +121,15 @@ _LOCAL = threading.local()  # one kernel (and transposition table) per thread
 def _kernel(tt_bits: int) -> KlaverjasKernel:
     """This thread's kernel with a table of ``2 ** tt_bits`` entries (made on
     first use)."""
+    # checked before the look-up: 18.0 would find the kernel of 18
+    if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 4 <= tt_bits <= 30:
+        raise InvalidStateError(f"tt_bits must be an int in 4..30 (a table of 2 ** tt_bits entries), "
+                                f"got {tt_bits!r}")
     kernels = getattr(_LOCAL, "kernels", None)
     if kernels is None:
         kernels = _LOCAL.kernels = {}
     kernel = kernels.get(tt_bits)
     if kernel is None:
-        if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 4 <= tt_bits <= 30:
-            raise InvalidStateError(f"tt_bits must be an int in 4..30 (a table of 2 ** tt_bits entries), "
-                                    f"got {tt_bits!r}")
         kernel = kernels[tt_bits] = KlaverjasKernel(tt_bits)
     return kernel
 
@@ -286,39 +287,37 @@ def solve(
         if kernel.aborted:
             known = None
     values = {Card.from_index(bit + 20): v for bit, v in kernel.move_values()}
+    searched = kernel.nodes
     legal = state.legal_cards()
     exact = len(values) == len(legal) and not kernel.aborted
     if exact:
-        value = max(values.values()) if maxi else min(values.values())
-        lower = upper = value
-        best = [c for c in legal if values[c] == value]
-        line: list[Card] = []
-        if pv:
-            first = best[0]
-            kernel.play(first.index - 20)
-            line = [first] + [Card.from_index(b + 20) for b in kernel.pv(value)]
-            if kernel.aborted or len(line) != 32 - 4 * len(state.tricks) - len(state.trick):
-                line = line[:1]
-    nodes = kernel.nodes
-    if not exact:
-        _load(kernel, state)                # (which resets the kernel's counters)
+        lower = upper = max(values.values()) if maxi else min(values.values())
+    elif known is not None:
+        lower = upper = known
+    else:
+        _load(kernel, state)                # for its trivial bounds (this resets the counters)
         lower, upper = kernel.trivial_bounds()
-        if known is not None:
-            lower = upper = known
-        elif values:
+        if values:
             if maxi:
                 lower = max(lower, max(values.values()))
             else:
                 upper = min(upper, min(values.values()))
-        value = (lower + upper) // 2
-        best = [c for c in legal if c in values and values[c] == known]
-        line = []
+    value = (lower + upper) // 2            # the value when known, else the midpoint
+    best = [c for c in legal if values.get(c) == value] if lower == upper else []
+    line: list[Card] = []
+    if exact and pv:
+        first = best[0]
+        kernel.play(first.index - 20)
+        line = [first] + [Card.from_index(b + 20) for b in kernel.pv(value)]
+        if kernel.aborted or len(line) != 32 - 4 * len(state.tricks) - len(state.trick):
+            line = line[:1]
+        searched = kernel.nodes
     return DDResult(
         value=value,
         card_values={c: values[c] for c in legal if c in values},
         best_cards=best,
         pv=line,
-        nodes=nodes,
+        nodes=searched,
         seconds=time.perf_counter() - start,
         exact=exact,
         lower=lower,
