@@ -239,6 +239,8 @@ def test_klaverjas_solve_mid_hand_and_with_a_node_limit(results):
     part = kj.solve(_kj_state(), node_limit=20000)
     assert not part.exact and part.lower < part.upper
     assert f"between {part.lower:+d} and {part.upper:+d}" in out and f"{part.nodes} nodes" in out
+    # the made test comes first: after it, the bounds are on the side of 0 of the value
+    assert (part.lower >= 0) == (exact >= 0) and ("so the hand is made" in out) == (exact >= 0)
     # a stop after it prints the value and the cards' values found before the stop
     out = _ok(results, "kj_solve_limit_value_text")
     part = kj.solve(_kj_state(), node_limit=100000)

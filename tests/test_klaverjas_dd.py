@@ -526,6 +526,36 @@ def test_limits_give_bounds():
     assert not res.exact and res.lower <= exact.value <= res.upper
 
 
+def test_a_limit_past_the_made_test_tells_made_from_nat():
+    """With a limit, solve() first tests whether the hand is made: a stop just
+    after that test leaves bounds on the right side of the made / nat divide
+    (made values are 0 or more, nat ones at most -(162 + roem so far))."""
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(12):
+        st = PlayState(Deal.random(seed=rng.randrange(1 << 40)), trump=rng.choice("cdhs"),
+                       declarer=rng.randrange(4), leader=rng.randrange(4), rules=rng.choice(RULESETS))
+        for _ in range(rng.choice([0, 5, 9])):
+            st = st.play(rng.choice(st.legal_cards()))
+        exact = solve(st, pv=False)
+        kernel = _kernel(DEFAULT_TT_BITS)
+        kernel.set_limits(None, None)
+        _load(kernel, st)
+        made = kernel.reaches(0)
+        test_nodes = kernel.nodes             # the made test alone, as solve() runs it first
+        assert made == (exact.value >= 0)
+        res = solve(st, node_limit=test_nodes, pv=False)
+        assert res.lower <= exact.value <= res.upper
+        if res.exact or res.lower == res.upper:
+            continue                          # the value took no more nodes than the test
+        seen.add(made)
+        if made:
+            assert res.lower >= 0
+        else:
+            assert res.upper <= -(162 + sum(st.roem))
+    assert seen == {True, False}
+
+
 def test_bad_limits_and_table_sizes_are_refused():
     st = PlayState(Deal.random(seed=21), trump="d", declarer="E", leader="S")
     for bad in (0, -1, 1.5, True, "100"):

@@ -92,7 +92,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         print(f"value (net for the playing team): {res.value:+d}  (exact; a limit stopped the search "
               f"of the cards' values; {cost})")
     else:
-        print(f"value (net for the playing team): between {res.lower:+d} and {res.upper:+d}  "
+        side = ", so the hand is made" if res.lower >= 0 else ", so the hand is nat" if res.upper < 0 else ""
+        print(f"value (net for the playing team): between {res.lower:+d} and {res.upper:+d}{side}  "
               f"(a limit stopped the search; {cost})")
     if not res.exact and res.card_values:
         print(f"exact values of the cards solved before the stop "

@@ -258,8 +258,15 @@ def solve(
 ) -> DDResult:
     """Solve ``state`` exactly: its value, the value of every legal card and a
     principal variation.  ``node_limit`` / ``time_limit`` (seconds of CPU time)
-    stop the search early (``exact=False``, with bounds).  ``pv=False`` skips the
-    principal variation (faster).
+    stop the search early (``exact=False``, with bounds ``lower``, ``upper``).
+    With a limit the search goes in the order that leaves the most behind a
+    stop: first whether the hand is made (a null-window test, usually a small
+    part of the cost; after it ``lower >= 0`` if made, else ``upper`` is at
+    most ``-(162 + roem so far)``), then the exact value (``lower == upper``),
+    then each card's value.  This order costs more nodes than the cards'
+    values alone (150 random positions, with a limit that stops nothing:
+    1.03x at the median, 1.08x on average).  ``pv=False`` skips the principal
+    variation (faster).
 
     >>> from quartet_solver.klaverjas import Deal, PlayState
     >>> st = PlayState(Deal.random(seed=3), trump="h", declarer="N", leader="E")
@@ -280,12 +287,21 @@ def solve(
     kernel.set_limits(node_limit, time_limit)
     seat = kernel.to_move
     maxi = seat % 2 == state.playing_team
+    lower, upper = kernel.trivial_bounds()
     known = None
     if node_limit is not None or time_limit is not None:
-        # the value first: what a stop leaves should be the value if it can
-        known = kernel.value()
-        if kernel.aborted:
-            known = None
+        # what a stop leaves should say as much as it can: first whether the
+        # hand is made (one null-window test, a fraction of the value's cost),
+        # then the value, then the cards' values
+        made = kernel.reaches(0)
+        if not kernel.aborted:
+            if made:
+                lower = max(lower, 0)           # made outcomes are worth 0 or more
+            else:                               # nat ones at most -(162 + roem so far)
+                upper = min(upper, -(162 + sum(state.roem)))
+            known = kernel.value()
+            if kernel.aborted:
+                known = None
     values = {Card.from_index(bit + 20): v for bit, v in kernel.move_values()}
     searched = kernel.nodes
     legal = state.legal_cards()
@@ -294,14 +310,11 @@ def solve(
         lower = upper = max(values.values()) if maxi else min(values.values())
     elif known is not None:
         lower = upper = known
-    else:
-        _load(kernel, state)                # for its trivial bounds (this resets the counters)
-        lower, upper = kernel.trivial_bounds()
-        if values:
-            if maxi:
-                lower = max(lower, max(values.values()))
-            else:
-                upper = min(upper, min(values.values()))
+    elif values:
+        if maxi:
+            lower = max(lower, max(values.values()))
+        else:
+            upper = min(upper, min(values.values()))
     value = (lower + upper) // 2            # the value when known, else the midpoint
     best = [c for c in legal if values.get(c) == value] if lower == upper else []
     line: list[Card] = []
