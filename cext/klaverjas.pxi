@@ -42,7 +42,6 @@
 
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.time cimport clock, clock_t, CLOCKS_PER_SEC
 
 cdef extern from *:
     """
@@ -59,6 +58,24 @@ cdef extern from *:
     """
     int QS_HAS_PEXT
     uint32_t qs_pext32(uint32_t x, uint32_t m) noexcept nogil
+
+cdef extern from *:
+    """
+    /* Seconds of CPU time of the calling thread (of the process where the
+       system has no per-thread clock): the solver's time limit.  A thread's
+       own clock keeps a solve's limit its own when several threads solve at
+       once (the process's clock runs that many times faster). */
+    #include <time.h>
+    static double qs_thread_cpu_seconds(void) {
+    #if defined(CLOCK_THREAD_CPUTIME_ID)
+        struct timespec t;
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0)
+            return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    #endif
+        return (double)clock() / (double)CLOCKS_PER_SEC;
+    }
+    """
+    double qs_thread_cpu_seconds() noexcept nogil
 
 cdef extern from *:
     """
@@ -302,7 +319,7 @@ ctypedef struct KJState:
     # limits
     uint64_t nodes, node_limit
     uint64_t check_at         # node count of the next look at the limits (kj_check_slow)
-    clock_t deadline
+    double deadline           # qs_thread_cpu_seconds() at which to stop
     int has_deadline, aborted
     uint64_t phase_nodes[2]   # nodes spent: the d search, the nat search
     # presence filters of the two tables (kj_filter_has): a bit per class of
@@ -562,7 +579,7 @@ cdef int kj_check_slow(KJState* s) noexcept nogil:
     if not s.aborted:
         if s.node_limit and s.nodes > s.node_limit:
             s.aborted = 1
-        elif s.has_deadline and clock() > s.deadline:
+        elif s.has_deadline and qs_thread_cpu_seconds() > s.deadline:
             s.aborted = 1
         kj_arm_limits(s)
     return s.aborted
@@ -2296,14 +2313,15 @@ cdef class KlaverjasKernel:
             self.s.d.acct = u.d.acct
 
     def set_limits(self, node_limit=None, time_limit=None):
-        """Stop the next searches after ``node_limit`` nodes or ``time_limit`` seconds."""
+        """Stop the next searches after ``node_limit`` nodes or ``time_limit`` seconds
+        of the calling thread's CPU time (``qs_thread_cpu_seconds``)."""
         self.s.nodes = 0
         self.s.aborted = 0
         self.s.phase_nodes[0] = self.s.phase_nodes[1] = 0
         self.s.node_limit = 0 if node_limit is None else max(1, int(node_limit))
         self.s.has_deadline = time_limit is not None
         if time_limit is not None:
-            self.s.deadline = clock() + <clock_t>(float(time_limit) * CLOCKS_PER_SEC)
+            self.s.deadline = qs_thread_cpu_seconds() + float(time_limit)
         kj_arm_limits(&self.s)
 
     def set_key_tricks(self, int n):
@@ -2513,3 +2531,14 @@ cdef class KlaverjasKernel:
             self._load_position(h0, h1, h2, h3, leader, 0, 0, 3, 0)
             v = kj_value(&self.s)
         return v
+
+
+def kj_thread_cpu_seconds():
+    """Seconds of CPU time of the calling thread: the clock of the solver's time
+    limit (:meth:`KlaverjasKernel.set_limits`; internal, for tests).
+
+    >>> t = kj_thread_cpu_seconds()
+    >>> 0 <= t <= kj_thread_cpu_seconds()
+    True
+    """
+    return qs_thread_cpu_seconds()

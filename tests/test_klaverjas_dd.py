@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import random
+import threading
+import time
 import zlib
 
 import pytest
@@ -554,6 +556,31 @@ def test_a_limit_past_the_made_test_tells_made_from_nat():
         else:
             assert res.upper <= -(162 + sum(st.roem))
     assert seen == {True, False}
+
+
+def test_the_time_limit_is_the_calling_threads_cpu_time():
+    """The clock of the time limit runs only while the solving thread runs:
+    another thread's work does not count (a process clock would run twice as
+    fast with two threads solving), and no limit is too large to hold."""
+    from quartet_solver._core import kj_thread_cpu_seconds
+
+    def burn() -> None:
+        end = time.thread_time() + 0.3
+        while time.thread_time() < end:
+            pass
+
+    before = kj_thread_cpu_seconds()
+    worker = threading.Thread(target=burn)
+    worker.start()
+    worker.join()                           # this thread only waits
+    assert kj_thread_cpu_seconds() - before < 0.1
+    st = PlayState(Deal.random(seed=4), trump="h", declarer="N", leader="E")
+    exact = solve(st, pv=False)
+    hour = solve(st, time_limit=3600.0, pv=False)
+    assert hour.exact and hour.card_values == exact.card_values
+    for huge in (1e13, 1e300):              # once overflowed the deadline: a stop at once
+        res = solve(st, time_limit=huge, pv=False)
+        assert res.exact and res.card_values == exact.card_values and res.nodes == hour.nodes
 
 
 def test_bad_limits_and_table_sizes_are_refused():

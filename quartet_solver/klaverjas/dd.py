@@ -257,8 +257,10 @@ def solve(
     pv: bool = True,
 ) -> DDResult:
     """Solve ``state`` exactly: its value, the value of every legal card and a
-    principal variation.  ``node_limit`` / ``time_limit`` (seconds of CPU time)
-    stop the search early (``exact=False``, with bounds ``lower``, ``upper``).
+    principal variation.  ``node_limit`` / ``time_limit`` (seconds of the
+    calling thread's CPU time, so solves in several threads at once each have
+    their own) stop the search early (``exact=False``, with bounds ``lower``,
+    ``upper``).
     With a limit the search goes in the order that leaves the most behind a
     stop: first whether the hand is made (a null-window test, usually a small
     part of the cost; after it ``lower >= 0`` if made, else ``upper`` is at
