@@ -2318,7 +2318,9 @@ cdef class KlaverjasKernel:
         self.s.nodes = 0
         self.s.aborted = 0
         self.s.phase_nodes[0] = self.s.phase_nodes[1] = 0
-        self.s.node_limit = 0 if node_limit is None else max(1, int(node_limit))
+        # a limit of 2 ** 62 nodes or more is none: decades of search (and no overflow)
+        self.s.node_limit = (0 if node_limit is None or int(node_limit) >= (1 << 62)
+                             else max(1, int(node_limit)))
         self.s.has_deadline = time_limit is not None
         if time_limit is not None:
             self.s.deadline = qs_thread_cpu_seconds() + float(time_limit)

@@ -561,7 +561,8 @@ def test_a_limit_past_the_made_test_tells_made_from_nat():
 def test_the_time_limit_is_the_calling_threads_cpu_time():
     """The clock of the time limit runs only while the solving thread runs:
     another thread's work does not count (a process clock would run twice as
-    fast with two threads solving), and no limit is too large to hold."""
+    fast with two threads solving), and no time or node limit is too large
+    to hold."""
     from quartet_solver._core import kj_thread_cpu_seconds
 
     def burn() -> None:
@@ -580,6 +581,9 @@ def test_the_time_limit_is_the_calling_threads_cpu_time():
     assert hour.exact and hour.card_values == exact.card_values
     for huge in (1e13, 1e300):              # once overflowed the deadline: a stop at once
         res = solve(st, time_limit=huge, pv=False)
+        assert res.exact and res.card_values == exact.card_values and res.nodes == hour.nodes
+    for huge_nodes in (2 ** 62, 2 ** 64 - 1, 2 ** 64, 10 ** 30):   # 2 ** 64 on: an OverflowError once
+        res = solve(st, node_limit=huge_nodes, pv=False)
         assert res.exact and res.card_values == exact.card_values and res.nodes == hour.nodes
 
 
