@@ -669,6 +669,9 @@ def test_reaches_on_full_deals_and_finished_hands():
         for t in _targets(st, value, rng):
             assert reaches(st, t) == (value >= t), (t, value)
         assert is_made(st) == (value >= 0)
+        # targets beyond any score (past a C long once: an OverflowError)
+        for t in (10_001, 10 ** 30, -10_001, -(10 ** 30)):
+            assert reaches(st, t) == (value >= t)
     end = st.play_all(solve(st).pv)
     net = end.result().net
     assert reaches(end, net) and not reaches(end, net + 1) and is_made(end) == (not end.result().nat)

@@ -366,7 +366,9 @@ def reaches(state: PlayState, target: int, *, tt_bits: int = DEFAULT_TT_BITS) ->
     kernel = _kernel(tt_bits)
     kernel.set_limits(None, None)
     _load(kernel, state)
-    return bool(kernel.reaches(target))
+    # every net score lies well within +-10,000 (162 card points, roem and pit
+    # are far less), so a target beyond is answered as that bound would be
+    return bool(kernel.reaches(max(-10_000, min(10_000, target))))
 
 
 def is_made(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS) -> bool:
