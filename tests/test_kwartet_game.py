@@ -249,6 +249,20 @@ def test_simulate_results_and_errors():
         simulate(["novice", "expert", "novice"], games=10)
     with pytest.raises(InvalidStateError):
         simulate(["novice"] * 3, games=0)
+    # max_asks: an int >= 0 (once: a negative one ran as 0, 2 ** 63 and more
+    # raised a bare OverflowError on the fast path, a float was taken)
+    for bad in (-1, 1.5, True, None):
+        with pytest.raises(InvalidStateError, match=f"max_asks must be an int >= 0, got {bad!r}"):
+            simulate(["novice"] * 4, games=2, max_asks=bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidStateError, match=f"max_asks must be an int >= 0, got {bad!r}"):
+            play(Game(Deck.themed(32), players=4, seed=1), [NoviceBot(seed=i) for i in range(4)],
+                 max_asks=bad)  # type: ignore[arg-type]
+    stopped = simulate(["novice"] * 4, games=3, max_asks=0)
+    assert stopped.unfinished == 3
+    for fast in (True, False):
+        huge = simulate(["novice"] * 4, games=3, seed=2, max_asks=2 ** 70, fast=fast)
+        plain = simulate(["novice"] * 4, games=3, seed=2, fast=fast)
+        assert huge.unfinished == 0 and huge.stats == plain.stats
 
 
 def test_inference_bot_in_every_variant():

@@ -217,6 +217,14 @@ def test_solver_input_errors():
         best_response(deal, "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c")
     with pytest.raises(InvalidStateError, match="kickers"):
         solve(deal, kickers="poker")
+    # once: a SolverError ("not accurate enough") after the search, or one iteration run anyway
+    for bad_tol in (0, 0.0, -1e-9, float("nan"), float("inf"), "1e-9", True, None):
+        with pytest.raises(InvalidStateError, match=f"tol must be a finite number > 0, got {bad_tol!r}"):
+            solve(deal, tol=bad_tol)  # type: ignore[arg-type]
+    for bad_it in (0, -5, 2.0, True, None):
+        with pytest.raises(InvalidStateError, match=f"max_iterations must be a positive int, got {bad_it!r}"):
+            solve(deal, max_iterations=bad_it)  # type: ignore[arg-type]
+    assert solve(deal, tol=np.float64(1e-9), max_iterations=np.int64(1000)).value == solve(deal).value
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidStateError
-from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, play
+from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, check_max_asks, play
 from .decks import Deck
 from .game import Game
 from .rules import Rules, check_players
@@ -187,6 +187,7 @@ def simulate(
         raise InvalidStateError(f"games must be a positive int, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidStateError(f"seed must be an int >= 0, got {seed!r}")
+    check_max_asks(max_asks)
     deck = Deck.themed() if deck is None else deck
     rules = Rules() if rules is None else rules
     n = players
@@ -213,7 +214,7 @@ def simulate(
             m = min(chunk, games - done)
             q, la, a = _core.kw_play_novice(
                 deck.n_quartets, n, 1 if rules.remainder == "dealer" else 0, int(rules.bonus_turn), m,
-                (seed * 0x9E3779B1 + done) & 0xFFFFFFFFFFFFFFFF, max_asks,
+                (seed * 0x9E3779B1 + done) & 0xFFFFFFFFFFFFFFFF, min(max_asks, 1 << 62),   # 2 ** 62: none
             )
             g_idx = np.arange(done, done + m)
             for i in range(n):

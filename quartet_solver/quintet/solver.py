@@ -32,6 +32,8 @@ the same strategy on every run.
 from __future__ import annotations
 
 import itertools
+import math
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -313,9 +315,21 @@ def solve(
 
     ``progress(iteration, gain, columns)`` is called after every best response.
     Raises :class:`~quartet_solver.errors.SolverError` if ``max_iterations`` is
-    reached before the best response gains at most ``tol``.
+    reached before the best response gains at most ``tol`` (relative to the
+    points, at least 1), and :class:`~quartet_solver.errors.InvalidStateError`
+    for a ``tol`` that is not a finite number > 0 (the certificate is checked in
+    floating point, so 0 cannot be met) or ``max_iterations`` below 1.
+
+    >>> solve(Deal.random(seed=11, k=2), tol=0)
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: tol must be a finite number > 0, got 0
     """
     t_start = time.perf_counter()
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0 < tol and math.isfinite(tol)):
+        raise InvalidStateError(f"tol must be a finite number > 0, got {tol!r}")
+    if isinstance(max_iterations, bool) or not isinstance(max_iterations, numbers.Integral) or max_iterations < 1:
+        raise InvalidStateError(f"max_iterations must be a positive int, got {max_iterations!r}")
     deal = _as_deal(deal)
     kickers = _check_kickers(kickers)
     pts = np.array(check_points(default_points(deal.k) if points is None else points, deal.k))
