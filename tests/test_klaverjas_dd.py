@@ -677,6 +677,41 @@ def test_reaches_on_full_deals_and_finished_hands():
     assert reaches(end, net) and not reaches(end, net + 1) and is_made(end) == (not end.result().nat)
 
 
+def test_the_largest_pit_is_exact_and_a_larger_one_refused():
+    """Scores stay inside the tables' 16-bit values up to MAX_DD_PIT (checked
+    against the minimax on endgames whose pit is still open); a larger pit is
+    refused by every entry point (once: silently wrong values, e.g. +1000000
+    for +1000182)."""
+    from quartet_solver.klaverjas import analyse_bid, dd_table, par
+    from quartet_solver.klaverjas.dd import MAX_DD_PIT
+
+    rules = Rules.AMSTERDAM.with_options(pit=MAX_DD_PIT)
+    rng = random.Random(17)
+    pits = tried = 0
+    while tried < 15:
+        st = PlayState(Deal.random(seed=rng.randrange(1 << 40)), trump=rng.choice("cdhs"),
+                       declarer=rng.randrange(4), leader=rng.randrange(4), rules=rules)
+        for _ in range(20 + rng.randrange(2)):
+            st = st.play(rng.choice(st.legal_cards()))
+        if len({t.winner % 2 for t in st.tricks}) != 1:
+            continue                        # the pit is gone: not the case looked for
+        tried += 1
+        value = solve(st, pv=False).value
+        assert value == minimax(st)
+        pits += abs(value) > MAX_DD_PIT
+    assert pits >= 1                        # some best line takes the pit
+    big = Rules.AMSTERDAM.with_options(pit=MAX_DD_PIT + 1)
+    deal = Deal.random(seed=5)
+    st = PlayState(deal, trump="h", declarer="N", leader="E", rules=big)
+    calls = [lambda: solve(st), lambda: reaches(st, 0), lambda: is_made(st),
+             lambda: solve_deal(deal, "h", "N", "E", rules=big), lambda: dd_table(deal, "E", rules=big),
+             lambda: par(deal, "N", rules=big),
+             lambda: analyse_bid(deal.hands[1], "E", "N", samples=200, rules=big, processes=2)]
+    for call in calls:
+        with pytest.raises(InvalidStateError, match="a pit of at most 10,000"):
+            call()
+
+
 def test_reaches_errors():
     st = PlayState(Deal.random(seed=2), trump="c", declarer="N", leader="E")
     for bad in (1.5, "10", True, None):

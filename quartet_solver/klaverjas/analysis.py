@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..cards import CardSet, CardsLike, Deck, Suit
 from ..errors import InvalidStateError
-from .dd import _deal_value_pit, _solve_deal_line, solve_deal
+from .dd import _check_dd_rules, _deal_value_pit, _solve_deal_line, solve_deal
 from .deal import Deal
 from .rules import SEATS, Rules, seat_index
 from .state import PlayState
@@ -34,7 +34,8 @@ _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 
 def _rules(rules: Rules | str) -> Rules:
-    return rules if isinstance(rules, Rules) else Rules.named(rules)
+    """The rules of an analysis, checked for the solver before any work starts."""
+    return _check_dd_rules(rules if isinstance(rules, Rules) else Rules.named(rules))
 
 
 def _deal(deal: Deal | str) -> Deal:

@@ -151,6 +151,25 @@ def _check_limits(node_limit: object, time_limit: object) -> None:
         raise InvalidStateError(f"time_limit must be a number of seconds >= 0 or None, got {time_limit!r}")
 
 
+#: The largest pit bonus the solver takes: its tables hold 16-bit scores, and
+#: with this pit every score stays far inside them.
+MAX_DD_PIT = 10_000
+
+
+def _check_dd_rules(rules: Rules) -> Rules:
+    """``rules`` if the solver can play them (a pit of at most :data:`MAX_DD_PIT`).
+
+    >>> _check_dd_rules(Rules(pit=10**6))
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: the double-dummy solver takes a pit of at most 10,000 (its tables hold 16-bit scores), got pit=1000000
+    """
+    if rules.pit > MAX_DD_PIT:
+        raise InvalidStateError(f"the double-dummy solver takes a pit of at most {MAX_DD_PIT:,} "
+                                f"(its tables hold 16-bit scores), got pit={rules.pit}")
+    return rules
+
+
 def _suit(value: str | Suit) -> Suit:
     return value if isinstance(value, Suit) else Suit.parse(value)
 
@@ -221,7 +240,7 @@ def _load(kernel: KlaverjasKernel, state: PlayState, new_generation: bool = True
           hands: list[int] | None = None) -> None:
     """Load ``state`` into ``kernel`` (``hands``: other card masks for the
     hands, in the kernel's bit layout, for tests)."""
-    rules = state.rules
+    rules = _check_dd_rules(state.rules)
     playing = state.playing_team
     tricks = state.tricks
     flags = 0
@@ -414,6 +433,7 @@ def _solve_masks(kernel: KlaverjasKernel, hands: tuple[int, ...], trump: int, de
     """:meth:`KlaverjasKernel.solve_deal` for a full deal given as the four
     hands' kernel masks (``card index - 20``) and seat indices; the position
     stays loaded, so :meth:`KlaverjasKernel.pv` can follow."""
+    _check_dd_rules(rules)
     kernel.set_limits(None, None)
     return kernel.solve_deal(*hands, trump, leader, declarer % 2, rules.variant == "rotterdam",
                              _STUK[rules.stuk], rules.pit, rules.tie_is_nat)
