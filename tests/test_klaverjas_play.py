@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from quartet_solver import klaverjas as kj
 from quartet_solver.cards import Suit
-from quartet_solver.errors import IllegalActionError, InvalidStateError
+from quartet_solver.errors import IllegalActionError, InvalidStateError, NotationError
 from quartet_solver.klaverjas.bots import BidView, PlayView
 
 
@@ -58,6 +58,25 @@ def test_bidding_sequences(bids, dealer):
         assert b.leader == kj.SEATS[(dealer + 1) % 4]
     else:
         assert len(b.bids) <= 4
+    # the same history given to the constructor is replayed to the same state
+    again = kj.BiddingState(dealer, bids=b.bids)
+    assert again.bids == b.bids and again.is_over == b.is_over
+
+
+def test_bidding_history_is_checked():
+    """A history given to the constructor is replayed and checked like bid()
+    (once: any (seat, suit) pairs were taken, e.g. a bid by seat 9)."""
+    assert kj.BiddingState("N", bids=(("E", "pass"), (2, "h"))).declarer == "S"
+    with pytest.raises(IllegalActionError, match="bid 1 is by W, but E is to bid"):
+        kj.BiddingState("N", bids=((3, None),))
+    with pytest.raises(NotationError, match="seat index must be 0..3, got 9"):
+        kj.BiddingState("N", bids=((9, None),))
+    with pytest.raises(IllegalActionError, match="the bidding is over"):
+        kj.BiddingState("N", bids=((1, "h"), (2, "s")))
+    with pytest.raises(IllegalActionError, match="may not pass"):
+        kj.BiddingState("N", bids=((1, None), (2, None), (3, None), (0, None), (1, None)))
+    with pytest.raises(InvalidStateError, match="bid 1 must be"):
+        kj.BiddingState("N", bids=("E",))  # type: ignore[arg-type]
 
 
 def test_rule_bot_bids_with_jack_or_nine_ace_and_three_trumps():
@@ -120,6 +139,9 @@ def test_match_errors():
         kj.play_match([kj.RuleBot()] * 4, seed=1, hands=17)
     with pytest.raises(InvalidStateError, match="not both"):
         kj.play_match([kj.RuleBot()] * 4, seed=1, date="2026-01-01")
+    for bots in ([kj.RuleBot()] * 3, [kj.RuleBot()] * 5):     # 3: an IndexError once
+        with pytest.raises(InvalidStateError, match=f"a Klaverjas hand needs 4 bots .*, got {len(bots)}"):
+            kj.play_hand(bots, kj.Deal.random(seed=1), "N")
 
 
 def _cli(*argv):

@@ -746,3 +746,28 @@ def test_message_rotterdam_must_overtrump():
     assert set(map(str, st1.legal_cards())) == S("Jh 9h Th")
     check_illegal(st1, "8d", "must overtrump")
     check_illegal(st1, "Qh", "must overtrump")
+
+
+def test_legal_cards_and_trick_roem_take_card_text_and_refuse_nonsense():
+    """Card text is parsed (once: a string was taken as its characters, so
+    legal_cards("7c 8c", ...) answered ['7', 'c', ' ', '8', 'c']); anything
+    that is not cards, a card twice, a card both in the hand and the trick, a
+    complete trick and a trick of more than 4 cards are refused."""
+    hand, trick = "7h Jh 8c 9d", "Ac 7s"
+    assert kr.legal_cards(hand, trick, Suit.HEARTS) == kr.legal_cards(cards(hand), cards(trick), Suit.HEARTS)
+    assert kr.legal_cards(hand, "", Suit.HEARTS) == cards(hand)
+    assert kr.trick_roem("Qd Kd Jd", Suit.DIAMONDS) == kr.trick_roem(cards("Qd Kd Jd"), Suit.DIAMONDS) == 40
+    with pytest.raises(NotationError, match="hand holds 'x', not a Card"):
+        kr.legal_cards(["x"], [], Suit.HEARTS)  # type: ignore[list-item]
+    with pytest.raises(NotationError, match="must be card text or Card objects"):
+        kr.legal_cards(cards(hand), 5, Suit.HEARTS)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="hand has 7h twice"):
+        kr.legal_cards("7h 7h", "Ac", Suit.HEARTS)
+    with pytest.raises(InvalidStateError, match="7h is both in the hand and in the trick"):
+        kr.legal_cards("7h 8c", "Ac 7h", Suit.HEARTS)
+    with pytest.raises(InvalidStateError, match="is complete"):
+        kr.legal_cards("7h", "Ac Kc Qc Jc", Suit.HEARTS)
+    with pytest.raises(InvalidStateError, match="at most 4 cards, got 5"):
+        kr.trick_roem("7c 8c 9c Tc Jc", Suit.HEARTS)
+    with pytest.raises(InvalidStateError, match="trick has 7c twice"):
+        kr.trick_roem(cards("7c 7c 9c"), Suit.HEARTS)

@@ -35,9 +35,38 @@ class BiddingState:
 
     def __init__(self, dealer: str | int, rules: Rules | str = Rules.AMSTERDAM,
                  bids: tuple[tuple[int, Suit | None], ...] = ()) -> None:
+        """``bids``: the bids so far as (seat, suit or ``None`` for a pass), replayed
+        and checked as :meth:`bid` would (each by the seat to bid, legal).
+
+        >>> BiddingState("N", bids=((1, None), (2, "h"))).declarer
+        'S'
+        >>> BiddingState("N", bids=((3, None),))
+        Traceback (most recent call last):
+        ...
+        quartet_solver.errors.IllegalActionError: bid 1 is by W, but E is to bid (dealer N)
+        """
         object.__setattr__(self, "dealer", seat_index(dealer))
         object.__setattr__(self, "rules", rules if isinstance(rules, Rules) else Rules.named(rules))
-        object.__setattr__(self, "bids", tuple(bids))
+        object.__setattr__(self, "bids", ())
+        state = self
+        for i, entry in enumerate(bids):
+            try:
+                seat, suit = entry
+            except (TypeError, ValueError):
+                raise InvalidStateError(f"bid {i + 1} must be (seat, suit or None), got {entry!r}") from None
+            if not state.is_over and seat_index(seat) != seat_index(state.to_move):
+                raise IllegalActionError(f"bid {i + 1} is by {SEATS[seat_index(seat)]}, but {state.to_move} "
+                                         f"is to bid (dealer {SEATS[self.dealer]})")
+            state = state.bid(suit)
+        object.__setattr__(self, "bids", state.bids)
+
+    def _after(self, seat: int, choice: Suit | None) -> BiddingState:
+        """This state with one more bid (already checked)."""
+        new = object.__new__(BiddingState)
+        object.__setattr__(new, "dealer", self.dealer)
+        object.__setattr__(new, "rules", self.rules)
+        object.__setattr__(new, "bids", self.bids + ((seat, choice),))
+        return new
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("BiddingState is immutable")
@@ -83,7 +112,7 @@ class BiddingState:
             choice = suit if isinstance(suit, Suit) else Suit.parse(suit)
         if choice is None and self.forced:
             raise IllegalActionError(f"{seat} may not pass: all four passed, {seat} must name trumps")
-        return BiddingState(self.dealer, self.rules, self.bids + ((seat_index(seat), choice),))
+        return self._after(seat_index(seat), choice)
 
     @property
     def declarer(self) -> str:

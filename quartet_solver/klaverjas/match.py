@@ -93,6 +93,8 @@ class MatchResult:
 def play_hand(bots: Sequence[Bot], deal: Deal, dealer: str | int, rules: Rules = Rules.AMSTERDAM,
               number: int = 1) -> HandRecord:
     """Bid and play one hand with four bots (seated N, E, S, W)."""
+    if len(bots) != 4:
+        raise InvalidStateError(f"a Klaverjas hand needs 4 bots (N, E, S, W), got {len(bots)}")
     bidding = BiddingState(dealer, rules)
     while not bidding.is_over:
         seat = SEATS.index(bidding.to_move)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal
 
-from ..cards import Card, Rank, Suit
+from ..cards import Card, Rank, Suit, parse_cards
 from ..errors import InvalidStateError, NotationError
 
 __all__ = [
@@ -124,7 +124,36 @@ def _natural(rank: Rank) -> int:
     return int(rank) - int(Rank.SEVEN)  # 7 = 0 .. A = 7
 
 
-def trick_roem(cards: Sequence[Card], trump: Suit, stuk: bool = True) -> int:
+def _card_list(cards: object, what: str) -> list[Card]:
+    """``cards`` as a list of distinct cards: card text is parsed in order, any
+    other iterable must hold :class:`~quartet_solver.cards.Card` objects.
+
+    >>> _card_list("Ah 7c", "trick")
+    [Card('Ah'), Card('7c')]
+    >>> _card_list("Ah Ah", "trick")
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: trick has Ah twice: 'Ah Ah'
+    """
+    if isinstance(cards, str):
+        out = parse_cards(cards, allow_empty=True)
+    else:
+        try:
+            out = list(cards)  # type: ignore[call-overload]
+        except TypeError:
+            raise NotationError(f"{what} must be card text or Card objects, got {cards!r}") from None
+        for card in out:
+            if not isinstance(card, Card):
+                raise NotationError(f"{what} holds {card!r}, not a Card")
+    seen: set[Card] = set()
+    for card in out:
+        if card in seen:
+            raise InvalidStateError(f"{what} has {card} twice: '{' '.join(map(str, out))}'")
+        seen.add(card)
+    return out
+
+
+def trick_roem(cards: Sequence[Card] | str, trump: Suit, stuk: bool = True) -> int:
     """Roem of the cards of one trick: runs of 3/4 in one suit (natural order, also
     in trumps) 20/50; four jacks 200, four A/T/K/Q 100, four 7/8/9 0; with
     ``stuk``, K and Q of trumps together add 20 (also on top of a run).
@@ -135,7 +164,12 @@ def trick_roem(cards: Sequence[Card], trump: Suit, stuk: bool = True) -> int:
     200
     >>> trick_roem([Card(c) for c in "Kh Qh 7c 9d".split()], Suit.HEARTS)
     20
+    >>> trick_roem("Qd Kd Jd", Suit.DIAMONDS)
+    40
     """
+    cards = _card_list(cards, "trick")
+    if len(cards) > 4:
+        raise InvalidStateError(f"a trick has at most 4 cards, got {len(cards)}: '{' '.join(map(str, cards))}'")
     roem = 0
     for suit in Suit:
         naturals = sorted(_natural(c.rank) for c in cards if c.suit == suit)
@@ -236,14 +270,24 @@ def _trump_power(card: Card, trump: Suit) -> int:
 
 
 def legal_cards(
-    hand: Sequence[Card], trick: Sequence[Card], trump: Suit, rules: Rules = Rules.AMSTERDAM
+    hand: Sequence[Card] | str, trick: Sequence[Card] | str, trump: Suit, rules: Rules = Rules.AMSTERDAM
 ) -> list[Card]:
-    """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader first).
+    """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader
+    first; card text or Card objects).
 
     The player's partner played ``trick[-2]`` (if any): the trick is partner-won
     when that card is the current winner.
+
+    >>> legal_cards("7h Jh 8c 9d", "Ac 7s", Suit.HEARTS)
+    [Card('8c')]
     """
-    hand = list(hand)
+    hand = _card_list(hand, "hand")
+    trick = _card_list(trick, "trick")
+    if len(trick) > 3:
+        raise InvalidStateError(f"the trick '{' '.join(map(str, trick))}' is complete: no card can be played to it")
+    both = [c for c in hand if c in trick]
+    if both:
+        raise InvalidStateError(f"{both[0]} is both in the hand and in the trick")
     if not trick:
         return hand
     led = trick[0].suit
