@@ -235,3 +235,47 @@ def test_evaluate_other_errors():
         quintet.evaluate_mask(0b11)
     with pytest.raises(InvalidStateError):
         quintet.mask_cards(1 << 40)
+
+
+@pytest.mark.parametrize("kickers", [[], ["seed"], {"full": 1}])
+def test_unhashable_kickers_are_refused_by_name(kickers):
+    # a list or dict as kickers raised a bare TypeError (unhashable type) from the mode lookup
+    hand = "Ah Kh Qh Jh Th"
+    for call in (
+        lambda: quintet.evaluate(hand, kickers=kickers),
+        lambda: quintet.evaluate_mask(quintet.card_mask(hand), kickers=kickers),
+        lambda: quintet.evaluate_masks([quintet.card_mask(hand)], kickers=kickers),
+        lambda: quintet.hand_values(kickers),
+        lambda: quintet.strength_table(kickers),
+        lambda: quintet.hands_of(hand, kickers=kickers),
+    ):
+        with pytest.raises(InvalidStateError, match=r"kickers must be one of \('seed', 'full'\), got "):
+            call()
+
+
+def test_numpy_str_kickers_give_plain_str_mode(monkeypatch):
+    # the first call of a mode with np.str_("full") stored np.str_ in every HandValue of the mode
+    from quartet_solver.quintet import hands
+
+    monkeypatch.setattr(hands, "_TABLE_CACHE", {})
+    values = quintet.hand_values(np.str_("full"))
+    assert type(values[0].kickers) is str and values[0].kickers == "full"
+    assert type(quintet.evaluate("Ah Kh Qh Jh Th", kickers=np.str_("full")).kickers) is str
+
+
+def test_evaluate_masks_ragged_input_is_refused():
+    # a ragged list of lists raised numpy's bare ValueError ("inhomogeneous shape")
+    m = quintet.card_mask("Ah Kh Qh Jh Th")
+    with pytest.raises(InvalidStateError, match=r"hand masks must be an array of integers, got \[\["):
+        quintet.evaluate_masks([[m], [m, m]])
+
+
+def test_compare_values_of_two_modes_is_a_typed_error():
+    # a HandValue of one mode against text evaluated in the other (the default "seed")
+    # raised a bare TypeError from the comparison operators
+    full = quintet.evaluate("Ah Kh Qh Jh Th", kickers="full")
+    with pytest.raises(InvalidStateError, match="tie-break modes 'full' and 'seed'"):
+        quintet.compare(full, "Ac Ad As Kc Kd")
+    with pytest.raises(InvalidStateError, match="tie-break modes 'seed' and 'full'"):
+        quintet.compare(quintet.evaluate("Ac Ad As Kc Kd"), full)
+    assert quintet.compare(full, "Ac Ad As Kc Kd", kickers="full") == 1

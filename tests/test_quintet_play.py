@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from quartet_solver import quintet
-from quartet_solver.errors import InvalidStateError, NotationError
+from quartet_solver.errors import InvalidStateError, NotationError, SolverError
 from quartet_solver.quintet import Arrangement, Deal
-from quartet_solver.quintet.matrix_game import solve_matrix_game
+from quartet_solver.quintet.matrix_game import IncrementalMatrixGame, solve_matrix_game
 from quartet_solver.quintet.reveal import solve_reveal
 
 
@@ -181,3 +181,126 @@ def test_arrangement_parser_on_arbitrary_text(text):
         Arrangement.parse(text)
     except QuartetError:
         pass
+
+
+def test_deal_accepts_numpy_integers():
+    # a numpy integer mask, k or seed was refused ("must be an int") or, for the seed,
+    # raised random's bare TypeError
+    deal = Deal.random(seed=1, k=2)
+    for mask in (np.uint32(deal.mask), np.int64(deal.mask)):
+        same = Deal(mask)
+        assert same == deal and hash(same) == hash(deal) and type(same.mask) is int
+    assert Deal.random(seed=np.int64(1), k=np.int8(2)) == deal
+    removed = "7c 7d 8h 9s Tc Jd Qh"
+    assert Deal.from_removed(removed, k=np.int64(5)) == Deal.from_removed(removed)
+    with pytest.raises(InvalidStateError, match="deal mask must be an int, got np.True_"):
+        Deal(np.bool_(True))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [float("nan"), 1.5, True, [1], (1, 2), b"x"])
+def test_deal_random_refuses_seeds_that_are_not_int_or_text(seed):
+    # a NaN seed gave a different deal in every process (random hashes a float NaN by
+    # its id); a list or tuple raised random's bare TypeError
+    with pytest.raises(InvalidStateError, match="seed must be an int, a string or None, got "):
+        Deal.random(seed=seed, k=2)  # type: ignore[arg-type]
+
+
+def test_default_points_checks_k():
+    # default_points(-1) was () and default_points(1.5) a bare TypeError
+    from quartet_solver.quintet.deal import default_points
+
+    assert default_points(np.int8(3)) == (3, 4, 5)  # type: ignore[arg-type]
+    for bad in (-1, 0, 7, 1.5, True, None):
+        with pytest.raises(InvalidStateError, match=f"k must be in 1..6, got {bad!r}"):
+            default_points(bad)  # type: ignore[arg-type]
+
+
+def test_points_must_be_numbers_with_a_finite_sum():
+    a = Arrangement.parse("Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c")
+    b = Arrangement.parse("9c 9d 9h 9s 8c / Ah Kh Qh Jh Th")
+    # text was read character by character ("34" as (3, 4)), bytes as their byte
+    # values, a dict as its keys, bools as 0 and 1, an int beyond the floats raised a
+    # bare OverflowError, and (1e308, 1e308) ended in a SolverError from the LP
+    for bad in ("34", b"\x03\x04", {3: 1, 4: 1}, (True, True), ("3", "4"), (10**400, 1)):
+        with pytest.raises(InvalidStateError, match="points must be a sequence of numbers"):
+            quintet.score(a, b, points=bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="points must have a finite sum"):
+        quintet.score(a, b, points=(1e308, 1e308))
+    with pytest.raises(InvalidStateError, match="points must have a finite sum"):
+        solve_reveal(a, b, points=(1e308, 1e308))
+    assert quintet.score(a, b, points=np.array([3, 4], dtype=np.int8)) == (3.0, 4.0)
+
+
+@pytest.mark.parametrize(
+    "masks, fragment",
+    [
+        ((0b11111 + 0.5, 0b11111 << 5), "group 1 of an arrangement must be an int mask, got 31.5"),
+        ((float("nan"), 0b11111), "group 1 of an arrangement must be an int mask, got nan"),
+        ((0b11111, float("inf")), "group 2 of an arrangement must be an int mask, got inf"),
+        ((True, 0b11111), "group 1 of an arrangement must be an int mask, got True"),
+        (None, "must be a sequence of 32-bit int masks, got None"),
+        (31, "must be a sequence of 32-bit int masks, got 31"),
+        ("31", "must be a sequence of 32-bit int masks, got '31'"),
+    ],
+)
+def test_arrangement_masks_must_be_ints(masks, fragment):
+    # a float mask was truncated silently (31.5 played as 31), NaN and inf raised a bare
+    # ValueError/OverflowError, None or an int a bare TypeError
+    with pytest.raises(InvalidStateError) as info:
+        Arrangement(masks)  # type: ignore[arg-type]
+    assert fragment in str(info.value)
+
+
+def test_arrangement_accepts_numpy_masks():
+    arr = Arrangement.parse("Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c")
+    for masks in (np.array(arr.masks, dtype=np.uint32), (np.int64(arr.masks[0]), np.uint32(arr.masks[1]))):
+        same = Arrangement(masks)  # type: ignore[arg-type]
+        assert same == arr and all(type(m) is int for m in same.masks)
+
+
+def test_arrangement_deal_argument_and_groups_are_checked():
+    arr = Arrangement.parse("Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c")
+    # a deal given as text (or None to check) raised a bare AttributeError ('str' has no 'k')
+    with pytest.raises(InvalidStateError, match="deal must be a Deal, got 'Ah Kh'"):
+        Arrangement.parse(str(arr), deal="Ah Kh")  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="deal must be a Deal, got None"):
+        arr.check(None)  # type: ignore[arg-type]
+    # groups that are not iterable raised a bare TypeError
+    with pytest.raises(NotationError, match="groups must be a sequence of card groups, got None"):
+        Arrangement.from_groups(None)  # type: ignore[arg-type]
+
+
+def test_reordered_checks_the_order():
+    arr = Arrangement.parse("Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c")
+    flipped = Arrangement.parse("9c 9d 9h 9s 8c / Ah Kh Qh Jh Th")
+    assert arr.reordered(np.array([1, 0])) == flipped
+    # an iterator was consumed by the check and then built an empty arrangement
+    # ("needs at least one group")
+    assert arr.reordered(iter([1, 0])) == flipped
+    # bools were taken as indices; floats, None, an int or mixed types raised bare TypeErrors
+    for bad in ((True, False), (1.0, 0.0), [1, "a"], [0, 0]):
+        with pytest.raises(InvalidStateError, match="is not a permutation of 0..1"):
+            arr.reordered(bad)  # type: ignore[arg-type]
+    for bad in (None, 1, "10"):
+        with pytest.raises(InvalidStateError, match="order must be a sequence of group indices"):
+            arr.reordered(bad)  # type: ignore[arg-type]
+
+
+def test_matrix_game_input_errors():
+    # text, complex entries, ragged rows and ints beyond the floats raised bare
+    # ValueError/TypeError/OverflowError from numpy's conversion
+    for bad in ([["a"]], [[1j, 1], [1, 1]], [[1], [1, 2]], [[10**400, 1], [1, 1]]):
+        with pytest.raises(SolverError, match="payoff matrix must be an array of real numbers"):
+            solve_matrix_game(bad)  # type: ignore[arg-type]
+    # an offset that is not a finite number: a bare ValueError/TypeError, or NaN accepted
+    for bad_offset in ("x", None, float("nan"), float("inf")):
+        with pytest.raises(SolverError, match="offset must be a finite number"):
+            IncrementalMatrixGame(offset=bad_offset)  # type: ignore[arg-type]
+    g = IncrementalMatrixGame(offset=1.0)
+    with pytest.raises(SolverError, match="payoffs must be real numbers"):
+        g.add(row=["a"], col=["a"])
+    # a NaN payoff was reported as "needs 1 consistent payoffs" (nan != nan)
+    with pytest.raises(SolverError, match=r"payoffs must be finite, got row \[nan\]"):
+        g.add(row=[float("nan")], col=[float("nan")])
+    g.add(row=[0.0], col=[0.0])
+    assert g.solve() == ([1.0], 0.0)

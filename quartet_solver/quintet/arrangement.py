@@ -35,7 +35,18 @@ class Arrangement:
     masks: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        masks = tuple(int(m) for m in self.masks)
+        try:
+            if isinstance(self.masks, (str, bytes, bytearray)):
+                raise TypeError
+            raw = tuple(self.masks)
+        except TypeError:
+            raise InvalidStateError(
+                f"arrangement masks must be a sequence of 32-bit int masks, got {self.masks!r}"
+            ) from None
+        for i, m in enumerate(raw):
+            if isinstance(m, (bool, np.bool_)) or not isinstance(m, (int, np.integer)):
+                raise InvalidStateError(f"group {i + 1} of an arrangement must be an int mask, got {m!r}")
+        masks = tuple(int(m) for m in raw)
         object.__setattr__(self, "masks", masks)
         if not masks:
             raise InvalidStateError("an arrangement needs at least one group")
@@ -85,13 +96,21 @@ class Arrangement:
     @classmethod
     def from_groups(cls, groups: Sequence[CardsLike], deal: Deal | None = None) -> Arrangement:
         """From a sequence of groups, each anything :func:`card_mask` accepts."""
-        arrangement = cls(tuple(card_mask(g) for g in groups))
+        if isinstance(groups, str):
+            raise NotationError(f"groups must be a sequence of card groups, got text {groups!r} (use parse)")
+        try:
+            items = list(groups)
+        except TypeError:
+            raise NotationError(f"groups must be a sequence of card groups, got {groups!r}") from None
+        arrangement = cls(tuple(card_mask(g) for g in items))
         if deal is not None:
             arrangement.check(deal)
         return arrangement
 
     def check(self, deal: Deal) -> None:
         """Raise ``InvalidStateError`` unless this arrangement uses exactly the deal's cards."""
+        if not isinstance(deal, Deal):
+            raise InvalidStateError(f"deal must be a Deal, got {deal!r}")
         if len(self.masks) != deal.k:
             raise InvalidStateError(
                 f"arrangement '{self}' has {len(self.masks)} groups, the deal needs {deal.k}"
@@ -135,9 +154,16 @@ class Arrangement:
 
     def reordered(self, order: Sequence[int]) -> Arrangement:
         """The same groups revealed in another order: ``order[i]`` is the group shown ``i``-th."""
-        if sorted(order) != list(range(self.k)):
-            raise InvalidStateError(f"order {list(order)!r} is not a permutation of 0..{self.k - 1}")
-        return Arrangement(tuple(self.masks[i] for i in order))
+        try:
+            if isinstance(order, (str, bytes, bytearray)):
+                raise TypeError
+            items = list(order)  # an iterator is read once
+        except TypeError:
+            raise InvalidStateError(f"order must be a sequence of group indices, got {order!r}") from None
+        ints = all(isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_)) for i in items)
+        if not ints or sorted(int(i) for i in items) != list(range(self.k)):
+            raise InvalidStateError(f"order {items!r} is not a permutation of 0..{self.k - 1}")
+        return Arrangement(tuple(self.masks[int(i)] for i in items))
 
     def pretty(self, kickers: Kickers = "seed") -> str:
         """One line per group: cards and hand value."""

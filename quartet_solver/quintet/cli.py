@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -47,11 +48,15 @@ def _deal_from_args(args: argparse.Namespace) -> Deal:
     given = [x is not None for x in (args.deal, args.removed, args.seed)]
     if sum(given) != 1:
         raise InvalidStateError("give exactly one of --deal, --removed or --seed")
+    k = 5 if args.k is None else args.k
     if args.deal is not None:
-        return Deal.parse(args.deal)
+        deal = Deal.parse(args.deal)
+        if args.k is not None and args.k != deal.k:
+            raise InvalidStateError(f"--k {args.k} does not match the {deal.k}-group deal '{deal}'")
+        return deal
     if args.removed is not None:
-        return Deal.from_removed(args.removed, k=args.k)
-    return Deal.random(seed=args.seed, k=args.k)
+        return Deal.from_removed(args.removed, k=k)
+    return Deal.random(seed=args.seed, k=k)
 
 
 def _points(args: argparse.Namespace, deal: Deal) -> tuple[float, ...] | None:
@@ -95,11 +100,21 @@ def _cmd_best_response(args: argparse.Namespace) -> int:
     opponent: list[tuple[Arrangement, float]] = []
     for item in args.opponent:
         text, _, prob = item.partition("@")
-        opponent.append((Arrangement.parse(text, deal), float(prob) if prob.strip() else 1.0))
-    total = sum(p for _, p in opponent)
-    if not total > 0:
+        try:
+            p = float(prob) if prob.strip() else 1.0
+        except ValueError:
+            p = math.nan
+        if not (math.isfinite(p) and p >= 0):
+            raise InvalidStateError(
+                f"the probability of OPPONENT {item!r} must be a finite number >= 0, got {prob!r}"
+            )
+        opponent.append((Arrangement.parse(text, deal), p))
+    largest = max(p for _, p in opponent)
+    if not largest > 0:
         raise InvalidStateError("opponent probabilities must sum to a positive number")
-    opponent = [(a, p / total) for a, p in opponent]
+    # scale by the largest first: the sum of a few huge weights would overflow to inf
+    total = sum(p / largest for _, p in opponent)
+    opponent = [(a, p / largest / total) for a, p in opponent]
     arr, value = best_response(deal, opponent, points=points, kickers=args.kickers)
     if args.json:
         print(json.dumps({"deal": str(deal), "best_response": arr.to_dict(args.kickers), "value": value},
@@ -114,7 +129,7 @@ def _add_deal_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deal", help="the 25 (5k) cards both players hold")
     p.add_argument("--removed", help="the 7 (32 - 5k) cards removed from the 32-card deck")
     p.add_argument("--seed", type=int, help="a random deal from this seed")
-    p.add_argument("--k", type=int, default=5, help="groups per player for --removed/--seed (default 5)")
+    p.add_argument("--k", type=int, help="groups per player for --removed/--seed (default 5)")
     p.add_argument("--points", help="points of the positions, e.g. '3 4 5 6 7' (the default)")
     _add_kickers(p)
 

@@ -16,8 +16,9 @@ True
 
 from __future__ import annotations
 
+import math
 import random as _random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -35,13 +36,20 @@ DEFAULT_POINTS: tuple[int, ...] = (3, 4, 5, 6, 7)
 MAX_GROUPS = 6  # 6 groups use 30 of the 32 cards
 
 
+def _check_k(k: object) -> int:
+    """``k`` as an int in ``1 .. MAX_GROUPS`` (numpy integers too; not a bool)."""
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_GROUPS:
+        raise InvalidStateError(f"k must be in 1..{MAX_GROUPS}, got {k!r}")
+    return int(k)
+
+
 def default_points(k: int) -> tuple[int, ...]:
     """Points for ``k`` groups: ``(3, 4, 5, 6, 7)`` for the standard game, else ``3 .. k + 2``.
 
     >>> default_points(5), default_points(3)
     ((3, 4, 5, 6, 7), (3, 4, 5))
     """
-    return tuple(range(3, 3 + k))
+    return tuple(range(3, 3 + _check_k(k)))
 
 
 @dataclass(frozen=True)
@@ -55,8 +63,9 @@ class Deal:
     mask: int
 
     def __post_init__(self) -> None:
-        if isinstance(self.mask, bool) or not isinstance(self.mask, int):
+        if isinstance(self.mask, (bool, np.bool_)) or not isinstance(self.mask, (int, np.integer)):
             raise InvalidStateError(f"deal mask must be an int, got {self.mask!r}")
+        object.__setattr__(self, "mask", int(self.mask))  # a numpy integer: a plain int
         if not 0 <= self.mask <= DECK32_MASK:
             raise InvalidStateError(f"deal mask must be in [0, 2**32), got {self.mask!r}")
         n = self.mask.bit_count()
@@ -73,8 +82,7 @@ class Deal:
     @classmethod
     def from_removed(cls, removed: CardsLike, k: int = 5) -> Deal:
         """The deal left after removing ``32 - 5k`` cards (7 in the standard game)."""
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_GROUPS:
-            raise InvalidStateError(f"k must be in 1..{MAX_GROUPS}, got {k!r}")
+        k = _check_k(k)
         gone = card_mask(removed)
         need = 32 - 5 * k
         if gone.bit_count() != need:
@@ -84,10 +92,15 @@ class Deal:
         return cls(DECK32_MASK & ~gone)
 
     @classmethod
-    def random(cls, seed: int | None = None, k: int = 5) -> Deal:
-        """A uniformly random deal of ``5k`` cards; deterministic for a given seed."""
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_GROUPS:
-            raise InvalidStateError(f"k must be in 1..{MAX_GROUPS}, got {k!r}")
+    def random(cls, seed: int | str | None = None, k: int = 5) -> Deal:
+        """A uniformly random deal of ``5k`` cards; deterministic for a given seed
+        (an int, numpy integers too, or a string)."""
+        k = _check_k(k)
+        if isinstance(seed, np.integer):
+            seed = int(seed)
+        elif seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            # a float NaN would seed from its id: a different deal in every process
+            raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")
         chosen = _random.Random(seed).sample(range(32), 5 * k)
         return cls(sum(1 << i for i in chosen))
 
@@ -130,13 +143,29 @@ class Deal:
 
 
 def check_points(points: object, k: int) -> tuple[float, ...]:
-    """Validate a points vector for ``k`` groups (positive finite numbers)."""
+    """Validate a points vector for ``k`` groups (finite numbers >= 0, with a finite sum).
+
+    Text, bytes and mappings are not sequences of numbers here (``"345"`` would
+    otherwise read as ``(3, 4, 5)``), nor are bools or strings as entries.
+
+    >>> check_points("345", 3)
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: points must be a sequence of numbers, got '345'
+    """
     try:
-        values = tuple(float(p) for p in cast(Iterable[Any], points))  # not iterable: TypeError
-    except (TypeError, ValueError):
+        if isinstance(points, (str, bytes, bytearray, Mapping)):
+            raise TypeError
+        items = tuple(cast(Iterable[Any], points))  # not iterable: TypeError
+        if any(isinstance(p, (bool, np.bool_, str, bytes, bytearray)) for p in items):
+            raise TypeError
+        values = tuple(float(p) for p in items)  # an int beyond the floats: OverflowError
+    except (TypeError, ValueError, OverflowError):
         raise InvalidStateError(f"points must be a sequence of numbers, got {points!r}") from None
     if len(values) != k:
         raise InvalidStateError(f"points {points!r} has {len(values)} entries for a {k}-group game")
     if any(not np.isfinite(p) or p < 0 for p in values):
         raise InvalidStateError(f"points must be finite and >= 0, got {points!r}")
+    if not math.isfinite(sum(values)):
+        raise InvalidStateError(f"points must have a finite sum, got {points!r}")
     return values

@@ -182,10 +182,11 @@ _TABLE_CACHE: dict[str, _Tables] = {}
 
 
 def _mode(kickers: str) -> _Tables:
-    tables = _TABLE_CACHE.get(kickers)
+    tables = _TABLE_CACHE.get(kickers) if isinstance(kickers, str) else None
     if tables is None:
-        if kickers not in KICKER_MODES:
+        if not isinstance(kickers, str) or kickers not in KICKER_MODES:
             raise InvalidStateError(f"kickers must be one of {KICKER_MODES}, got {kickers!r}")
+        kickers = KICKER_MODES[KICKER_MODES.index(kickers)]  # a str subclass (np.str_): the plain str
         tables = _TABLE_CACHE[kickers] = _Tables(kickers)
         _core.quintet_register_mode(_MODE_ID[kickers], tables.table, tables.values, Card)
     return tables
@@ -272,7 +273,7 @@ def evaluate(cards: CardsLike, kickers: Kickers = "seed") -> HandValue:
     ...
     quartet_solver.errors.InvalidStateError: a Quintet hand has 5 cards, got 4: 'Ah Kh Qh Jh'
     """
-    value = _core.quintet_lookup(cards, _MODE_ID.get(kickers, -1))
+    value = _core.quintet_lookup(cards, _MODE_ID.get(kickers, -1) if isinstance(kickers, str) else -1)
     if value is not None:
         return value
     tables = _mode(kickers)
@@ -317,7 +318,10 @@ def evaluate_masks(masks: Iterable[int] | np.ndarray, kickers: Kickers = "seed")
     quartet_solver.errors.InvalidStateError: hand mask at index 0 has 3 cards, not 5: 7
     """
     tables = _mode(kickers)
-    arr = np.asarray(masks)
+    try:
+        arr = np.asarray(masks)
+    except ValueError:  # a ragged nesting of lists
+        raise InvalidStateError(f"hand masks must be an array of integers, got {masks!r}") from None
     if arr.dtype == object or arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         if arr.size == 0:
             arr = arr.astype(np.uint32)
@@ -351,9 +355,16 @@ def compare(a: CardsLike | HandValue, b: CardsLike | HandValue, kickers: Kickers
     1
     >>> compare("As Kd 9c 8h 7s", "Ac Qd Jh 8c 7d")
     0
+
+    A :class:`HandValue` keeps its own tie-break mode; values of two modes do not
+    compare (:class:`~quartet_solver.errors.InvalidStateError`).
     """
     va = a if isinstance(a, HandValue) else evaluate(a, kickers)
     vb = b if isinstance(b, HandValue) else evaluate(b, kickers)
+    if va.kickers != vb.kickers:
+        raise InvalidStateError(
+            f"cannot compare hand values of tie-break modes {va.kickers!r} and {vb.kickers!r}: {va!r} vs {vb!r}"
+        )
     return (va > vb) - (va < vb)
 
 

@@ -25,7 +25,10 @@ def solve_matrix_game(payoff: np.ndarray) -> tuple[list[float], float]:
     value returned is recomputed exactly as the worst column against ``x``.
     Probabilities below ``1e-12`` are dropped and the rest renormalised.
     """
-    a = np.asarray(payoff, dtype=float)
+    try:
+        a = np.asarray(payoff, dtype=float)
+    except (TypeError, ValueError, OverflowError):  # text, complex, ragged rows, huge ints
+        raise SolverError(f"payoff matrix must be an array of real numbers, got {payoff!r}") from None
     if a.ndim != 2 or a.shape[0] == 0 or a.shape[1] == 0:
         raise SolverError(f"payoff matrix must be 2-D and non-empty, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
@@ -93,7 +96,12 @@ class IncrementalMatrixGame:
         from ortools.linear_solver import pywraplp
 
         self._pywraplp = pywraplp
-        self.offset = float(offset)
+        try:
+            self.offset = float(offset)
+        except (TypeError, ValueError, OverflowError):
+            self.offset = float("nan")
+        if not np.isfinite(self.offset):
+            raise SolverError(f"offset must be a finite number, got {offset!r}")
         self.solver = pywraplp.Solver.CreateSolver("GLOP")
         if self.solver is None:  # pragma: no cover - GLOP ships with ortools
             raise SolverError("OR-Tools GLOP solver is not available")
@@ -112,9 +120,16 @@ class IncrementalMatrixGame:
         """Add a strategy: ``row[j]`` = its payoff against strategy ``j`` (the last entry
         against itself), ``col[i]`` = the payoff of strategy ``i`` against it."""
         n = self.size
-        r = np.asarray(row, dtype=float)
-        c = np.asarray(col, dtype=float)
-        if r.shape != (n + 1,) or c.shape != (n + 1,) or r[n] != c[n]:
+        try:
+            r = np.asarray(row, dtype=float)
+            c = np.asarray(col, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            raise SolverError(f"payoffs must be real numbers, got row {row!r} and col {col!r}") from None
+        if r.shape != (n + 1,) or c.shape != (n + 1,):
+            raise SolverError(f"new strategy needs {n + 1} consistent payoffs, got {r.shape} and {c.shape}")
+        if not (np.all(np.isfinite(r)) and np.all(np.isfinite(c))):
+            raise SolverError(f"payoffs must be finite, got row {r.tolist()} and col {c.tolist()}")
+        if r[n] != c[n]:
             raise SolverError(f"new strategy needs {n + 1} consistent payoffs, got {r.shape} and {c.shape}")
         if min(r.min(), c.min()) + self.offset <= 0:
             raise SolverError("payoffs plus offset must be positive")

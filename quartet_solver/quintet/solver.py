@@ -37,7 +37,7 @@ import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Union, cast
 
 import numpy as np
 
@@ -255,6 +255,13 @@ def _as_deal(deal: Deal | str) -> Deal:
     return Deal.parse(deal)
 
 
+def _probability(p: object) -> float:
+    """A probability as a float; a bool or text is not one (TypeError)."""
+    if isinstance(p, (bool, np.bool_, str, bytes, bytearray)):
+        raise TypeError(f"not a probability: {p!r}")
+    return float(cast(float, p))
+
+
 def _mixed(opponent: Opponent, deal: Deal) -> list[tuple[Arrangement, float]]:
     if isinstance(opponent, Solution):
         pairs = list(opponent.strategy)
@@ -262,8 +269,8 @@ def _mixed(opponent: Opponent, deal: Deal) -> list[tuple[Arrangement, float]]:
         pairs = [(as_arrangement(opponent, deal), 1.0)]
     else:
         try:
-            pairs = [(as_arrangement(a, deal), float(p)) for a, p in opponent]
-        except (TypeError, ValueError):
+            pairs = [(as_arrangement(a, deal), _probability(p)) for a, p in opponent]
+        except (TypeError, ValueError, OverflowError):
             raise InvalidStateError(
                 f"opponent must be an arrangement or a list of (arrangement, probability), got {opponent!r}"
             ) from None
@@ -318,7 +325,8 @@ def solve(
     reached before the best response gains at most ``tol`` (relative to the
     points, at least 1), and :class:`~quartet_solver.errors.InvalidStateError`
     for a ``tol`` that is not a finite number > 0 (the certificate is checked in
-    floating point, so 0 cannot be met) or ``max_iterations`` below 1.
+    floating point, so 0 cannot be met), ``max_iterations`` below 1 or a
+    ``progress`` that is not callable.
 
     >>> solve(Deal.random(seed=11, k=2), tol=0)
     Traceback (most recent call last):
@@ -330,6 +338,8 @@ def solve(
         raise InvalidStateError(f"tol must be a finite number > 0, got {tol!r}")
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, numbers.Integral) or max_iterations < 1:
         raise InvalidStateError(f"max_iterations must be a positive int, got {max_iterations!r}")
+    if progress is not None and not callable(progress):
+        raise InvalidStateError(f"progress must be a callable or None, got {progress!r}")
     deal = _as_deal(deal)
     kickers = _check_kickers(kickers)
     pts = np.array(check_points(default_points(deal.k) if points is None else points, deal.k))
