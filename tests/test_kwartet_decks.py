@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
 import tempfile
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -172,3 +174,104 @@ def test_cli_commands(tmp_path):
                  ["simulate", "--games", "0"], ["infer", "--asks", "-3"], ["infer", "--seat", "9"]):
         r = _run(*args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_standard_ranks_that_are_not_a_list():
+    for bad in (None, 5, 3.5):
+        with pytest.raises(NotationError, match="ranks must be text or a list of ranks"):
+            Deck.standard(bad)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="repeated rank"):
+        Deck.standard(itertools.repeat(3))  # endless: stops at the first repeat
+    assert Deck.standard(iter([0, 12])) == Deck.standard("2A")
+
+
+def test_quartet_card_names_equal_up_to_spaces_are_repeats():
+    # both names look up as "a b": the first card could not be named
+    with pytest.raises(InvalidStateError, match="repeats a card name"):
+        Quartet("X", ("a b", "a  B", "c", "d"))
+
+
+def test_quartet_cards_must_be_an_ordered_short_list():
+    with pytest.raises(InvalidStateError, match="exactly 4 cards, got more than 4"):
+        Quartet("X", range(10**12))  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="exactly 4 cards, got more than 4"):
+        Quartet("X", itertools.repeat("a"))  # type: ignore[arg-type]
+    for unordered in ({"a", "b", "c", "d"}, {"a": 1, "b": 1, "c": 1, "d": 1}):
+        with pytest.raises(InvalidStateError, match="list of 4 names"):
+            Quartet("X", unordered)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="list of 4 names"):
+        Deck.from_dict({"quartets": {"A": {"w": 1, "x": 2, "y": 3, "z": 4}, "B": ["1", "2", "3", "4"]}})
+    with pytest.raises(InvalidStateError, match="list of quartets"):
+        Deck({Quartet(q, tuple(q + c for c in "1234")) for q in "AB"})  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="2..13 quartets, got more than 13"):
+        Deck(Quartet(f"Q{i}", tuple(f"c{i}.{j}" for j in range(4))) for i in itertools.count())  # type: ignore[arg-type]
+
+
+def test_full_names_always_name_their_card():
+    # quartet "A" holds "b"; quartet "X" holds a card named "A: b", the full name of the first
+    d = Deck([Quartet("A", ("b", "c", "d", "e")), Quartet("X", ("A: b", "f", "g", "h"))])
+    assert [d.card(d.full_name(i)) for i in range(len(d))] == list(range(len(d)))
+    assert d.card("A: b") == 0 and d.card("X: A: b") == 4
+    with pytest.raises(InvalidStateError, match="share the full name"):
+        Deck([Quartet("A", ("B: c", "x", "y", "z")), Quartet("A: B", ("c", "f", "g", "h"))])
+
+
+def test_from_file_bad_paths():
+    for bad in (None, 5, ["deck.json"]):
+        with pytest.raises(InvalidStateError, match="path must be text or a Path"):
+            Deck.from_file(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="cannot read deck file"):
+        Deck.from_file("deck\0.json")
+
+
+def test_mask_of_an_endless_iterable_stops():
+    d = Deck.themed()
+    with pytest.raises(NotationError, match="out of range"):
+        d.mask(range(10**12))
+    with pytest.raises(NotationError, match="given twice"):
+        d.mask(itertools.repeat(3))
+    assert d.mask(iter([0, 5])) == 0b100001
+
+
+def test_names_and_format_need_a_mask_of_the_deck():
+    d = Deck.standard("KA")
+    for bad in (-1, 1 << 8, None, "x", 1.5, True):
+        with pytest.raises(InvalidStateError, match="card mask"):
+            d.names(bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidStateError, match="card mask"):
+            d.format(bad)  # type: ignore[arg-type]
+    assert d.format(np.int64(0b10000001)) == "Kc As" and d.names(0) == []
+
+
+def test_quartet_of_needs_a_card_index():
+    for bad in (-5, "x", None, True, 1.0):
+        with pytest.raises(NotationError, match="not a card index"):
+            Deck.quartet_of(bad)  # type: ignore[arg-type]
+    assert Deck.quartet_of(7) == 1 and Deck.quartet_of(np.int64(8)) == 2
+
+
+def test_cli_deck_size_in_other_digits():
+    from quartet_solver.cli import main
+
+    assert main(["kwartet", "deck", "--deck", "²"]) == 2  # str.isdigit, but int() refuses it
+    assert main(["kwartet", "deck", "--deck", "32"]) == 0
+
+
+def test_cli_simulate_too_many_games(capsys):
+    from quartet_solver.cli import main
+
+    assert main(["kwartet", "simulate", "--games", str(10**20), "--bots", "novice,novice,novice", "--quiet"]) == 2
+    assert "too many" in capsys.readouterr().err
+
+
+def test_cli_plot_is_checked_before_the_games(monkeypatch, capsys):
+    from quartet_solver.cli import main
+
+    base = ["kwartet", "simulate", "--bots", "novice,novice,novice", "--quiet"]
+    # an empty file name used to skip the plot silently
+    assert main([*base, "--games", "2", "--plot", ""]) == 2
+    assert "--plot needs a file name" in capsys.readouterr().err
+    # without matplotlib the error comes before the games (these would be refused too)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main([*base, "--games", str(10**20), "--plot", "x.png"]) == 2
+    assert "--plot needs matplotlib" in capsys.readouterr().err

@@ -3,6 +3,8 @@ simulation and the fast novice kernel."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from quartet_solver import _core
 from quartet_solver.errors import IllegalActionError, InvalidStateError, NotationError
 from quartet_solver.kwartet import (
     Asked,
+    Bot,
     Dealt,
     Deck,
     Drew,
@@ -20,6 +23,8 @@ from quartet_solver.kwartet import (
     NoviceBot,
     Revealed,
     Rules,
+    View,
+    make_bot,
     play,
     simulate,
 )
@@ -278,3 +283,118 @@ def test_inference_beats_novice():
     r = simulate(["inference", "novice", "novice"], games=60, seed=5, deck=Deck.themed(32))
     assert r.stats[0].win_rate > 0.6
     assert np.isfinite(r.asks_mean)
+
+
+def test_deal_sizes_checks_its_arguments():
+    for bad in ("x", 32.5, None, -5, True):
+        with pytest.raises(InvalidStateError, match="n_cards must be an int >= 0"):
+            Rules().deal_sizes(bad, 3)  # type: ignore[arg-type]
+    for bad in ("a", None, 1.5, True, 3, -1):
+        with pytest.raises(InvalidStateError, match="dealer must be a seat in 0..2"):
+            Rules().deal_sizes(32, 3, bad)  # type: ignore[arg-type]
+    assert Rules(remainder="dealer").deal_sizes(np.int64(32), 3, np.int64(1)) == ([10, 12, 10], 0)
+
+
+def test_game_seed_must_be_an_int_or_none():
+    deck = Deck.themed(32)
+    for bad in ([], 1.5, float("nan"), True):
+        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+            Game(deck, players=4, seed=bad)  # type: ignore[arg-type]
+    # a string seed deals the same every time
+    assert Game(deck, players=4, seed="x").initial_hands == Game(deck, players=4, seed="x").initial_hands
+    g = Game(deck, players=4, seed=np.int64(3))  # a numpy seed deals as the int
+    assert g.seed == 3 and type(g.seed) is int and g.initial_hands == Game(deck, players=4, seed=3).initial_hands
+
+
+def test_game_hands_as_any_iterable_and_pile_only_with_hands():
+    deck = Deck.standard("AKQJ")
+    hands = ["Ac Ad Ah Kc Kd", "As Kh Ks Qc Qd", "Qh Qs Jc Jd Jh"]
+    g = Game(deck, players=3, hands=iter(hands), pile="Js")
+    assert g.hand_sizes == (5, 5, 5) and g.pile == deck.mask("Js")
+    for bad in (5, b"Ac"):
+        with pytest.raises(InvalidStateError, match="one hand per seat"):
+            Game(deck, players=3, hands=bad, pile="Js")  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="one hand per seat"):
+        Game(deck, players=3, hands=itertools.repeat("Ac"), pile="Js")  # type: ignore[arg-type]
+    # a pile without hands used to be ignored: the deal was random
+    with pytest.raises(InvalidStateError, match="pile 'Js' given without hands"):
+        Game(deck, players=3, seed=1, pile="Js")
+
+
+def test_replay_needs_a_list_of_events():
+    for bad in (None, 5):
+        with pytest.raises(InvalidStateError, match="replay needs a list of events"):
+            Game(Deck.themed(32), players=4, seed=1).replay(bad)  # type: ignore[arg-type]
+
+
+class _Scripted(NoviceBot):
+    """Returns a fixed action."""
+
+    def __init__(self, action, seed=None):
+        super().__init__(seed=seed)
+        self.action = action
+
+    def choose(self):
+        return self.action
+
+
+def test_play_checks_game_bots_and_actions():
+    deck = Deck.themed(32)
+    with pytest.raises(InvalidStateError, match="game must be a kwartet.Game"):
+        play(None, [NoviceBot(seed=i) for i in range(4)])  # type: ignore[arg-type]
+    for bad in (None, "abcd", 4):
+        with pytest.raises(InvalidStateError, match="bots must be a list"):
+            play(Game(deck, players=4, seed=1), bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="not a bot: 1"):
+        play(Game(deck, players=4, seed=1), [1, 2, 3, 4])  # type: ignore[list-item]
+    with pytest.raises(InvalidStateError, match="does not implement choose"):
+        play(Game(deck, players=4, seed=1), [Bot() for _ in range(4)])
+    # one bot in every seat used to play seat 3's hand for everybody
+    with pytest.raises(InvalidStateError, match="its own bot instance"):
+        play(Game(deck, players=4, seed=1), [MemoryBot(seed=1)] * 4)
+    for action in (("ask",), None, ("fold", 1), ("ask", 1, 2, 3), "ask"):
+        with pytest.raises(InvalidStateError, match="chose"):
+            play(Game(deck, players=4, seed=1), [_Scripted(action) for _ in range(4)])
+    g = play(Game(deck, players=4, seed=1), (NoviceBot(seed=i) for i in range(4)))  # any iterable
+    assert g.is_over
+
+
+def test_bot_seed_and_start_checks():
+    for bad in ([], 1.5, True):
+        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+            NoviceBot(seed=bad)  # type: ignore[arg-type]
+    assert NoviceBot(seed="x").rng.random() == NoviceBot(seed="x").rng.random()
+    assert NoviceBot(seed=np.int64(4)).rng.random() == NoviceBot(seed=4).rng.random()
+    for cls in (NoviceBot, MemoryBot, InferenceBot):
+        with pytest.raises(InvalidStateError, match="has not been started"):
+            cls(seed=1).choose()  # was a bare AssertionError
+        with pytest.raises(InvalidStateError, match="no player 9"):
+            cls(seed=1).start(Game(Deck.themed(32), players=4, seed=1), 9)
+        with pytest.raises(InvalidStateError, match="game must be a kwartet.Game"):
+            cls(seed=1).start(None, 0)  # type: ignore[arg-type]
+    v = View(Game(Deck.themed(32), players=4, seed=1), 0)
+    for bad in (-1, "a", None):
+        with pytest.raises(InvalidStateError, match="start must be an int >= 0"):
+            v.events_since(bad)  # type: ignore[arg-type]
+    assert len(v.events_since(0)) == v.n_events
+
+
+def test_make_bot_and_simulate_argument_checks():
+    with pytest.raises(InvalidStateError, match="does not implement choose"):
+        make_bot(Bot)
+    with pytest.raises(InvalidStateError, match="does not implement choose"):
+        simulate([Bot, "novice", "novice"], games=2)
+    for bad in (None, "novice", 3):
+        with pytest.raises(InvalidStateError, match="bots must be a list of bots"):
+            simulate(bad, games=2)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="deck must be a kwartet.Deck"):
+        simulate(["novice"] * 3, games=2, deck="classic")  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="rules must be a kwartet.Rules"):
+        simulate(["novice"] * 3, games=2, rules="bonus")  # type: ignore[arg-type]
+    for flag in ("rotate", "fast"):
+        with pytest.raises(InvalidStateError, match=f"{flag} must be a bool, got 'no'"):
+            simulate(["novice"] * 3, games=2, **{flag: "no"})  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="progress must be a function"):
+        simulate(["novice"] * 3, games=2, progress=5)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="too many"):
+        simulate(["novice"] * 3, games=10**20)

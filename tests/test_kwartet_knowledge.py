@@ -206,3 +206,89 @@ def test_asked_events_round_trip():
     k = Knowledge.from_log(g.deck, g.log, 1, g.initial_hands[1])
     assert np.array_equal(k.probabilities(), Knowledge.from_game(g, 1).probabilities())
     assert all(isinstance(e, Asked) or True for e in g.log)
+
+
+def test_knowledge_checks_rules_hand_sizes_and_pile():
+    deck = Deck.standard("AKQJ")
+    hand = "Ac Ad Qc Jc Js"
+    with pytest.raises(InvalidStateError, match="rules must be a kwartet.Rules"):
+        Knowledge(deck, 3, 0, hand, rules="dealer")  # type: ignore[arg-type]
+    for bad in ("a", 1.5, True):
+        with pytest.raises(InvalidStateError, match="dealer must be a seat"):
+            Knowledge(deck, 3, 0, hand, dealer=bad)  # type: ignore[arg-type]
+    for bad in ("555", 5):
+        with pytest.raises(InvalidStateError, match="hand_sizes must be a list"):
+            Knowledge(deck, 3, 0, hand, hand_sizes=bad)  # type: ignore[arg-type]
+    # a float used to be cut to an int (5.7 -> 5), None and text crashed, True counted as 1
+    for bad in ([5.7, 5.2, 5.1], [None, 5, 5], ["5", "5", "5"], [True, 7, 7]):
+        with pytest.raises(InvalidStateError, match="a hand size must be an int >= 0"):
+            Knowledge(deck, 3, 0, hand, hand_sizes=bad)  # type: ignore[list-item]
+    for bad in ("x", 1.9):
+        with pytest.raises(InvalidStateError, match="pile must be an int >= 0"):
+            Knowledge(deck, 3, 0, hand, hand_sizes=[5, 5, 5], pile=bad)  # type: ignore[arg-type]
+    # a pile without hand sizes used to be ignored silently
+    with pytest.raises(InvalidStateError, match="pile 7 without hand_sizes"):
+        Knowledge(deck, 3, 0, hand, pile=7)
+    k = Knowledge(deck, 3, 0, hand, hand_sizes=np.array([5, 5, 5]), pile=np.int64(1))
+    assert k.hand_sizes == (5, 5, 5) and k.pile_size == 1
+    assert Knowledge(deck, 3, 0, hand, pile=1).count() == k.count()
+
+
+def test_ask_success_must_be_a_bool():
+    deck = Deck.standard("AKQJ")
+    for bad in ("no", None, 2, float("nan")):
+        k = Knowledge(deck, 3, 0, "Ac Ad Qc Jc Js")
+        with pytest.raises(InvalidStateError, match="success must be a bool"):
+            k.ask(1, 2, "Ks", bad)  # type: ignore[arg-type]
+        assert k.events == []
+    k = Knowledge(deck, 3, 0, "Ac Ad Qc Jc Js")
+    k.ask(1, 2, "Ks", np.bool_(False))
+    assert k.events == [Asked(1, 2, k.deck.card("Ks"), False)]
+
+
+def test_rejected_events_change_nothing():
+    deck = Deck.standard("AKQJ")
+    hand = "Ac Ad Qc Jc Js"
+    fresh = Knowledge(deck, 3, 0, hand)
+    before = (fresh.count(), fresh.probabilities())
+    bad_events = [
+        lambda k: k.ask(0, 1, "Ks", False),  # I hold no king: was logged anyway
+        lambda k: k.ask(1, 2, "Ac", True),  # I hold Ac: left a constraint behind (2688 -> 1964 deals)
+        lambda k: k.ask(1, 0, "Ah", True),
+        lambda k: k.lay(1, "A"),
+        lambda k: k.lay(0, "K"),
+        lambda k: k.reveal(1, "Ac"),
+        lambda k: k.draw(0, "Qc"),
+    ]
+    for bad in bad_events:
+        k = Knowledge(deck, 3, 0, hand)
+        k.ask(1, 2, "Ks", False)
+        ref = Knowledge(deck, 3, 0, hand)
+        ref.ask(1, 2, "Ks", False)
+        with pytest.raises(QuartetError):
+            bad(k)
+        assert k.events == ref.events and k.hand_sizes == ref.hand_sizes and k.pile_size == ref.pile_size
+        assert k.count() == ref.count()
+        assert np.array_equal(k.probabilities(), ref.probabilities())
+        assert k.certain() == ref.certain()
+    # and the cached answer of the state before the rejected event stays right
+    with pytest.raises(QuartetError):
+        fresh.ask(1, 2, "Ac", True)
+    assert fresh.count() == before[0] and np.array_equal(fresh.probabilities(), before[1])
+
+
+def test_from_log_and_from_game_check_their_arguments():
+    deck = Deck.standard("AKQJ")
+    for bad in (None, 5, "log"):
+        with pytest.raises(InvalidStateError, match="log must be a list of events"):
+            Knowledge.from_log(deck, bad, 0, "Ac Ad Qc Jc Js")  # type: ignore[arg-type]
+    from quartet_solver.kwartet import Dealt
+
+    with pytest.raises(InvalidStateError, match="hand_sizes must be a list"):
+        Knowledge.from_log(deck, [Dealt(2, "555", 1)], 0, "Ac Ad Qc Jc Js")  # type: ignore[arg-type]
+    g = Game(deck, players=3, seed=1)
+    for bad in (5, -1, True, "0"):
+        with pytest.raises(InvalidStateError, match="me must be a seat in 0..2"):
+            Knowledge.from_game(g, bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="game must be a kwartet.Game"):
+        Knowledge.from_game(None, 0)  # type: ignore[arg-type]

@@ -16,13 +16,14 @@ True
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Iterable
 from typing import Any, Union
 
 from ..errors import InvalidStateError
 from .decks import Deck
 from .game import Asked, Drew, Event, Game, Laid, Revealed
 from .knowledge import Knowledge
-from .rules import Rules
+from .rules import Rules, check_count, check_seed
 
 __all__ = ["Bot", "View", "NoviceBot", "MemoryBot", "InferenceBot", "Action", "play"]
 
@@ -35,8 +36,10 @@ class View:
     __slots__ = ("_game", "seat")
 
     def __init__(self, game: Game, seat: int) -> None:
+        if not isinstance(game, Game):
+            raise InvalidStateError(f"game must be a kwartet.Game, got {game!r}")
         self._game = game
-        self.seat = seat
+        self.seat = game._seat(seat)
 
     @property
     def deck(self) -> Deck:
@@ -84,7 +87,8 @@ class View:
         return self._game.pile_size
 
     def events_since(self, start: int) -> list[Event]:
-        """Events from index ``start`` on, as this seat saw them."""
+        """Events from index ``start`` (an int >= 0) on, as this seat saw them."""
+        start = check_count(start, "start")
         out = []
         for e in self._game._history[start:]:
             if isinstance(e, Drew) and e.player != self.seat:
@@ -102,9 +106,9 @@ class Bot:
 
     name = "bot"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-        self.rng = _random.Random(seed)
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.seed = check_seed(seed)
+        self.rng = _random.Random(self.seed)
         self.view: View | None = None
 
     def start(self, game: Game, seat: int) -> None:
@@ -114,6 +118,12 @@ class Bot:
     def choose(self) -> Action:
         """The next action of this bot's seat (it is its turn)."""
         raise NotImplementedError
+
+    def _started(self) -> View:
+        """The view of the game, or :class:`~quartet_solver.errors.InvalidStateError` before :meth:`start`."""
+        if self.view is None:
+            raise InvalidStateError(f"{self!r} has not been started: call start(game, seat) first")
+        return self.view
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
@@ -136,8 +146,7 @@ class NoviceBot(Bot):
     name = "novice"
 
     def choose(self) -> Action:
-        v = self.view
-        assert v is not None
+        v = self._started()
         targets = v.targets()
         cards = _bits(v.askable())
         if v.can_reveal() and (not targets or not cards or self.rng.random() < 0.2):
@@ -231,8 +240,7 @@ class MemoryBot(Bot):
         return ("ask", best[0], best[1])
 
     def choose(self) -> Action:
-        v = self.view
-        assert v is not None
+        v = self._started()
         self._update()
         scored = self._scores()
         if not scored:
@@ -324,14 +332,38 @@ def play(game: Game, bots: list[Bot], max_asks: int = 100_000) -> Game:
     Stops (leaving the game unfinished) after ``max_asks`` asks (an int >= 0).
     """
     check_max_asks(max_asks)
+    if not isinstance(game, Game):
+        raise InvalidStateError(f"game must be a kwartet.Game, got {game!r}")
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
+        raise InvalidStateError(f"bots must be a list of {game.players} bots, one per seat, got {bots!r}")
+    bots = list(bots)
+    check_bots(bots)
     if len(bots) != game.players:
         raise InvalidStateError(f"need {game.players} bots, one per seat, got {len(bots)}")
     for seat, bot in enumerate(bots):
         bot.start(game, seat)
     while not game.is_over and game.asks < max_asks:
-        action = bots[game.to_move].choose()
-        if action[0] == "ask":
-            game.ask(action[1], action[2])  # type: ignore[misc]
-        else:
+        seat = game.to_move
+        action = bots[seat].choose()
+        if isinstance(action, (tuple, list)) and len(action) == 3 and action[0] == "ask":
+            game.ask(action[1], action[2])
+        elif isinstance(action, (tuple, list)) and len(action) == 2 and action[0] == "reveal":
             game.reveal(action[1])
+        else:
+            raise InvalidStateError(
+                f"{bots[seat]!r} in seat {seat} chose {action!r}, not ('ask', target, card) or ('reveal', position)"
+            )
     return game
+
+
+def check_bots(bots: list[Bot]) -> None:
+    """Bots for :func:`play`: :class:`Bot` instances that implement :meth:`Bot.choose`,
+    a separate one per seat (a bot keeps the state of its seat); else
+    :class:`~quartet_solver.errors.InvalidStateError`."""
+    for b in bots:
+        if not isinstance(b, Bot):
+            raise InvalidStateError(f"not a bot: {b!r}")
+        if type(b).choose is Bot.choose:
+            raise InvalidStateError(f"{b!r} does not implement choose()")
+    if len({id(b) for b in bots}) != len(bots):
+        raise InvalidStateError("each seat needs its own bot instance")

@@ -14,6 +14,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import InvalidStateError
 from .bots import Bot, play
@@ -33,7 +34,7 @@ def _deck(text: str) -> Deck:
         return Deck.standard(t.split(":", 1)[1])
     if t.lower() in THEMED_DECKS:
         return Deck.themed(t.lower())
-    if t.isdigit():
+    if t.isdecimal():  # not isdigit(): that also takes "²", which int() refuses
         return Deck.themed(int(t))
     if t.lower().endswith((".json", ".toml")):
         return Deck.from_file(t)
@@ -63,6 +64,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     deck = _deck(args.deck)
     rules = _rules(args)
     bots = _bots(args.bots)
+    if args.plot is not None:  # before the games, not after them
+        if not args.plot.strip():
+            raise InvalidStateError(f"--plot needs a file name, got {args.plot!r}")
+        _pyplot()
     quiet = args.quiet or args.json and not args.progress
     t0 = time.perf_counter()
 
@@ -86,7 +91,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plot(result: SimulationResult, path: str) -> None:
+def _pyplot() -> Any:
+    """``matplotlib.pyplot`` on the Agg backend, or InvalidStateError when matplotlib is missing."""
     try:
         import matplotlib
 
@@ -94,6 +100,11 @@ def _plot(result: SimulationResult, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise InvalidStateError("--plot needs matplotlib (pip install 'quartet-solver[plot]')") from None
+    return plt
+
+
+def _plot(result: SimulationResult, path: str) -> None:
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
     n = len(result.stats)
     width = 0.8 / n

@@ -25,9 +25,11 @@ Three kinds of decks:
 
 from __future__ import annotations
 
+import itertools
 import json
+import numbers
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union, cast
@@ -63,16 +65,18 @@ class Quartet:
         if not isinstance(self.name, str) or not self.name.strip():
             raise InvalidStateError(f"a quartet name must be non-empty text, got {self.name!r}")
         object.__setattr__(self, "name", self.name.strip())
-        if isinstance(self.cards, (str, bytes)) or not isinstance(self.cards, Iterable):
+        # a set or a table has no card order (a set's changes from run to run)
+        if isinstance(self.cards, (str, bytes, Mapping, Set)) or not isinstance(self.cards, Iterable):
             raise InvalidStateError(f"quartet {self.name!r}: cards must be a list of 4 names, got {self.cards!r}")
-        cards = tuple(self.cards)
+        cards = tuple(itertools.islice(self.cards, 5))  # a fifth card is already too many
         if len(cards) != 4:
-            raise InvalidStateError(f"quartet {self.name!r} must have exactly 4 cards, got {len(cards)}: {cards!r}")
+            got = len(cards) if len(cards) < 5 else "more than 4"
+            raise InvalidStateError(f"quartet {self.name!r} must have exactly 4 cards, got {got}: {cards!r}")
         for c in cards:
             if not isinstance(c, str) or not c.strip():
                 raise InvalidStateError(f"quartet {self.name!r}: card names must be non-empty text, got {c!r}")
         cards = tuple(c.strip() for c in cards)
-        if len({c.casefold() for c in cards}) != 4:
+        if len({_key(c) for c in cards}) != 4:  # the names the deck looks cards up by
             raise InvalidStateError(f"quartet {self.name!r} repeats a card name: {cards!r}")
         object.__setattr__(self, "cards", cards)
 
@@ -101,34 +105,44 @@ class Deck:
     __slots__ = ("_name", "_quartets", "_standard", "_card_index", "_quartet_index", "_names")
 
     def __init__(self, quartets: Sequence[Quartet], name: str = "custom", *, _standard: tuple[int, ...] | None = None):
-        if isinstance(quartets, (str, bytes)) or not isinstance(quartets, Iterable):
+        if isinstance(quartets, (str, bytes, Mapping, Set)) or not isinstance(quartets, Iterable):
             raise InvalidStateError(f"a deck needs a list of quartets, got {quartets!r}")
-        qs = tuple(quartets)
+        qs = tuple(itertools.islice(quartets, MAX_QUARTETS + 1))
         for q in qs:
             if not isinstance(q, Quartet):
                 raise InvalidStateError(f"not a Quartet: {q!r} in deck {name!r}")
         if not MIN_QUARTETS <= len(qs) <= MAX_QUARTETS:
+            got = len(qs) if len(qs) <= MAX_QUARTETS else f"more than {MAX_QUARTETS}"
             raise InvalidStateError(
-                f"deck {name!r} must have {MIN_QUARTETS}..{MAX_QUARTETS} quartets, got {len(qs)}"
+                f"deck {name!r} must have {MIN_QUARTETS}..{MAX_QUARTETS} quartets, got {got}"
             )
-        card_index: dict[str, int] = {}
         quartet_index: dict[str, int] = {}
         for qi, q in enumerate(qs):
             k = _key(q.name)
             if k in quartet_index:
                 raise InvalidStateError(f"deck {name!r} repeats the quartet name {q.name!r}")
             quartet_index[k] = qi
+        full_index: dict[str, int] = {}  # "Quartet: Card" names every card
+        plain_index: dict[str, int] = {}
         ambiguous: set[str] = set()
         for qi, q in enumerate(qs):
             for j, c in enumerate(q.cards):
                 idx = 4 * qi + j
-                card_index[_key(f"{q.name}: {c}")] = idx
+                k = _key(f"{q.name}: {c}")
+                if k in full_index:  # e.g. quartet "A" card "B: c" and quartet "A: B" card "c"
+                    other = full_index[k]
+                    raise InvalidStateError(
+                        f"deck {name!r}: cards {qs[other // 4].cards[other % 4]!r} of quartet "
+                        f"{qs[other // 4].name!r} and {c!r} of quartet {q.name!r} share the full name {k!r}"
+                    )
+                full_index[k] = idx
                 k = _key(c)
-                if k in card_index and card_index[k] != idx:
+                if k in plain_index:
                     ambiguous.add(k)
-                card_index.setdefault(k, idx)
+                plain_index.setdefault(k, idx)
         for k in ambiguous:
-            del card_index[k]  # only "Quartet: Card" names these cards
+            del plain_index[k]  # only "Quartet: Card" names these cards
+        card_index = {**plain_index, **full_index}  # a full name wins over a card named like it
         self._name = str(name)
         self._quartets = qs
         self._standard = _standard
@@ -158,11 +172,15 @@ class Deck:
                 parsed = [Rank.parse(ch) for ch in text]
             except NotationError as exc:
                 raise NotationError(f"{exc} in ranks {ranks!r}") from None
+        elif isinstance(ranks, (bytes, Mapping, Set)) or not isinstance(ranks, Iterable):
+            raise NotationError(f"ranks must be text or a list of ranks, got {ranks!r}")
         else:
             parsed = []
             for r in ranks:
                 if isinstance(r, bool) or not isinstance(r, int) or not 0 <= int(r) <= 12:
                     raise NotationError(f"not a rank: {r!r}")
+                if Rank(int(r)) in parsed:  # stops an endless iterable too
+                    raise NotationError(f"repeated rank {Rank(int(r)).char!r} in {ranks!r}")
                 parsed.append(Rank(int(r)))
         if len(set(parsed)) != len(parsed):
             raise NotationError(f"repeated rank in {ranks!r}")
@@ -236,9 +254,13 @@ class Deck:
         JSON: ``{"name": "...", "quartets": [{"name": "...", "cards": ["..", "..", "..", ".."]}]}``;
         TOML: ``name = "..."`` then ``[[quartets]]`` tables with ``name`` and ``cards``.
         """
+        if not isinstance(path, (str, Path)):
+            raise InvalidStateError(f"a deck file path must be text or a Path, got {path!r}")
         p = Path(path)
         try:
             raw = p.read_bytes()
+        except ValueError:  # an embedded NUL character
+            raise InvalidStateError(f"cannot read deck file {str(p)!r}: not a valid path") from None
         except OSError as exc:
             raise InvalidStateError(f"cannot read deck file {str(p)!r}: {exc.strerror or exc}") from None
         return cls.loads(raw, fmt="toml" if p.suffix.lower() == ".toml" else "json", source=str(p))
@@ -406,7 +428,9 @@ class Deck:
     @staticmethod
     def quartet_of(card: int) -> int:
         """The quartet index of card index ``card`` (``card // 4``)."""
-        return card // 4
+        if isinstance(card, bool) or not isinstance(card, numbers.Integral) or card < 0:
+            raise NotationError(f"not a card index: {card!r}")
+        return int(card) // 4
 
     def mask(self, cards: CardLike | Iterable[CardLike]) -> int:
         """The bitmask of cards given as one card, a list, or text (names separated by
@@ -421,7 +445,7 @@ class Deck:
             return 1 << self.card(cards)
         if isinstance(cards, str):
             if self._standard is not None:
-                items: list[CardLike] = [t for t in re.split(r"[\s,]+", cards.strip()) if t]
+                items: Iterable[CardLike] = [t for t in re.split(r"[\s,]+", cards.strip()) if t]
             else:
                 names = [t for t in (s.strip() for s in cards.split(",")) if t]
                 if len(names) == 1 and _key(names[0]) not in self._card_index:
@@ -430,11 +454,11 @@ class Deck:
                 items = [t for t in names]
         else:
             try:
-                items = list(cast(Iterable[CardLike], cards))   # a bool raises below
+                items = iter(cast(Iterable[CardLike], cards))   # a bool raises below
             except TypeError:
                 raise NotationError(f"not cards: {cards!r}") from None
         m = 0
-        for it in items:
+        for it in items:  # lazily: a card given twice stops an endless iterable
             bit = 1 << self.card(it)
             if m & bit:
                 raise NotationError(f"card {self.card_name(self.card(it))!r} given twice in {cards!r}")
@@ -443,6 +467,10 @@ class Deck:
 
     def names(self, mask: int) -> list[str]:
         """Card names of a mask, in index order."""
+        if isinstance(mask, bool) or not isinstance(mask, numbers.Integral) or not 0 <= mask <= self.full_mask:
+            raise InvalidStateError(
+                f"card mask {mask!r} is not a set of cards of deck {self._name!r} (0..{self.full_mask})"
+            )
         return [self._names[i] for i in range(len(self._names)) if mask >> i & 1]
 
     def format(self, mask: int) -> str:

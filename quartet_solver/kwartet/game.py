@@ -24,6 +24,7 @@ quartet_solver.errors.IllegalActionError: player ... cannot ask themselves for .
 
 from __future__ import annotations
 
+import itertools
 import random as _random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from typing import Any, Union
 
 from ..errors import IllegalActionError, InvalidStateError
 from .decks import CardLike, Deck
-from .rules import Rules, check_players
+from .rules import Rules, check_players, check_seed
 
 __all__ = ["Game", "Dealt", "Laid", "Asked", "Drew", "Revealed", "Event", "QUARTET_BITS"]
 
@@ -113,7 +114,7 @@ class Game:
         self,
         deck: Deck,
         players: int = 4,
-        seed: int | None = None,
+        seed: int | str | None = None,
         rules: Rules | None = None,
         *,
         dealer: int | None = None,
@@ -123,6 +124,7 @@ class Game:
         if not isinstance(deck, Deck):
             raise InvalidStateError(f"deck must be a kwartet.Deck, got {deck!r}")
         check_players(players)
+        seed = check_seed(seed)
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise InvalidStateError(f"rules must be a kwartet.Rules, got {rules!r}")
@@ -137,6 +139,8 @@ class Game:
         self.seed = seed
         n = len(deck)
         sizes, pile_size = rules.deal_sizes(n, players, dealer)
+        if hands is None and pile is not None:
+            raise InvalidStateError(f"pile {pile!r} given without hands: a pile is dealt only with given hands")
         if hands is None:
             order = list(range(n))
             _random.Random(seed).shuffle(order)
@@ -153,8 +157,12 @@ class Game:
             else:
                 pile_list = pile_list + leftover
         else:
-            if isinstance(hands, str) or len(hands) != players:
+            if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
                 raise InvalidStateError(f"hands must give one hand per seat ({players}), got {hands!r}")
+            given = hands
+            hands = list(itertools.islice(hands, players + 1))
+            if len(hands) != players:
+                raise InvalidStateError(f"hands must give one hand per seat ({players}), got {given!r}")
             hand_masks = [deck.mask(h) if not (isinstance(h, str) and not h.strip()) else 0 for h in hands]
             pmask = 0 if pile is None or (isinstance(pile, str) and not pile.strip()) else deck.mask(pile)
             seen = 0
@@ -415,6 +423,8 @@ class Game:
         >>> h.log == g.log and h.quartets == g.quartets
         True
         """
+        if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
+            raise InvalidStateError(f"replay needs a list of events, got {events!r}")
         start = len(self._history)
         for i, ev in enumerate(events):
             if i < start:

@@ -45,7 +45,9 @@ Not covered: an opponent's unseen draw in the draw-pile hybrid raises
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -55,7 +57,7 @@ from .. import _core
 from ..errors import IllegalActionError, InvalidStateError, SolverError
 from .decks import CardLike, Deck, QuartetLike
 from .game import Asked, Dealt, Drew, Event, Game, Laid, Revealed
-from .rules import Rules, check_players
+from .rules import Rules, check_count, check_players
 
 __all__ = ["Knowledge", "PILE"]
 
@@ -95,11 +97,20 @@ class Knowledge:
         if isinstance(me, bool) or not isinstance(me, int) or not 0 <= me < players:
             raise InvalidStateError(f"me must be a seat in 0..{players - 1}, got {me!r}")
         rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise InvalidStateError(f"rules must be a kwartet.Rules, got {rules!r}")
         if hand_sizes is None:
             sizes, pile_size = rules.deal_sizes(len(deck), players, players - 1 if dealer is None else dealer)
+            if pile is not None and check_count(pile, "pile") != pile_size:
+                raise InvalidStateError(
+                    f"pile {pile!r} without hand_sizes: the deal of {len(deck)} cards to {players} players "
+                    f"leaves {pile_size}"
+                )
         else:
-            sizes = [int(s) for s in hand_sizes]
-            pile_size = len(deck) - sum(sizes) if pile is None else int(pile)
+            if isinstance(hand_sizes, (str, bytes)) or not isinstance(hand_sizes, Iterable):
+                raise InvalidStateError(f"hand_sizes must be a list of {players} ints, got {hand_sizes!r}")
+            sizes = [check_count(s, "a hand size") for s in itertools.islice(hand_sizes, players + 1)]
+            pile_size = len(deck) - sum(sizes) if pile is None else check_count(pile, "pile")
             if len(sizes) != players or min(sizes) < 0 or pile_size < 0 or sum(sizes) + pile_size != len(deck):
                 raise InvalidStateError(
                     f"hand sizes {sizes} and pile {pile_size} do not add up to the {len(deck)} cards of the deck"
@@ -145,6 +156,10 @@ class Knowledge:
     @classmethod
     def from_game(cls, game: Game, me: int) -> Knowledge:
         """The knowledge of seat ``me`` after everything that happened in ``game``."""
+        if not isinstance(game, Game):
+            raise InvalidStateError(f"game must be a kwartet.Game, got {game!r}")
+        if isinstance(me, bool) or not isinstance(me, int) or not 0 <= me < game.players:
+            raise InvalidStateError(f"me must be a seat in 0..{game.players - 1}, got {me!r}")
         k = cls(game.deck, game.players, me, game.initial_hands[me], rules=game.rules, dealer=game.dealer)
         for ev in game.private_log(me)[1:]:
             k.apply(ev)
@@ -154,6 +169,8 @@ class Knowledge:
     def from_log(cls, deck: Deck, log: Iterable[Event], me: int, hand: str | Iterable[CardLike] | int) -> Knowledge:
         """Replay a public log (starting with its :class:`~.game.Dealt` event) for seat ``me``
         whose dealt hand was ``hand``."""
+        if isinstance(log, (str, bytes)) or not isinstance(log, Iterable):
+            raise InvalidStateError(f"a Kwartet log must be a list of events, got {log!r}")
         events = list(log)
         if not events or not isinstance(events[0], Dealt):
             raise InvalidStateError("a Kwartet log starts with the Dealt event")
@@ -242,8 +259,27 @@ class Knowledge:
     def _touch(self) -> None:
         self._version += 1
 
+    @contextmanager
+    def _atomic(self) -> Iterator[None]:
+        """Apply an event all or nothing: on an error (illegal, or inconsistent with what
+        is known) every change is undone, so the knowledge stays that of the earlier events."""
+        saved = (list(self._where), list(self._known), list(self._neg), list(self._pos), list(self._noc),
+                 list(self._pending), self._laid_mask, list(self._sizes), len(self.events), self._version)
+        try:
+            yield
+        except BaseException:
+            (self._where, self._known, self._neg, self._pos, self._noc, self._pending,
+             self._laid_mask, self._sizes, n_events, self._version) = saved
+            del self.events[n_events:]
+            raise
+
     def ask(self, asker: int, target: int, card: CardLike, success: bool) -> None:
-        """``asker`` asked ``target`` for ``card``; ``success`` whether it was handed over."""
+        """``asker`` asked ``target`` for ``card``; ``success`` (a bool) whether it was handed over.
+
+        An event that is illegal or inconsistent with what is known raises and changes nothing.
+        """
+        if not isinstance(success, (bool, np.bool_)):
+            raise InvalidStateError(f"success must be a bool, got {success!r}")
         asker = self._seat(asker, "asker")
         target = self._seat(target, "target")
         c = self.deck.card(card)
@@ -256,38 +292,39 @@ class Knowledge:
             raise IllegalActionError(f"player {asker} asks player {target} for {name!r}, but player {target} is out")
         if self._where[c] == _LAID:
             raise IllegalActionError(f"card {name!r} is already laid")
-        self._flush()
-        self.events.append(Asked(asker, target, c, bool(success)))
-        self._touch()
-        q = c // 4
-        qmask = 0xF << (4 * q)
-        # the asker holds >= 1 card of the quartet and not the card
-        if self._where[c] == asker:
-            raise IllegalActionError(f"player {asker} asks for {name!r} but holds it")
-        if asker == self.me and not self._known[asker] & qmask:
-            raise IllegalActionError(
-                f"player {asker} asks for {name!r} but holds no card of {self.deck.quartets[q].name!r}"
-            )
-        if self._where[c] == _UNKNOWN:
-            self._neg[c] |= 1 << asker
-        if not self._known[asker] & qmask:
-            s = qmask & ~self._known_mask_all()
-            if not s:
-                self._fail(f"player {asker} asks for {name!r} but cannot hold a card of its quartet")
-            self._pos.append([asker, s])
-        w = self._where[c]
-        if success:
-            if w == _UNKNOWN:
-                self._resolve(c, target)
-            elif w != target:
-                self._fail(f"player {target} handed over {name!r} but it is at {self._loc_name(w)}")
-            self._move(c, target, asker)
-            self._pending.append((asker, q))
-        else:
-            if w == target:
-                self._fail(f"player {target} denied {name!r} but holds it")
-            if w == _UNKNOWN:
-                self._neg[c] |= 1 << target
+        with self._atomic():
+            self._flush()
+            self.events.append(Asked(asker, target, c, bool(success)))
+            self._touch()
+            q = c // 4
+            qmask = 0xF << (4 * q)
+            # the asker holds >= 1 card of the quartet and not the card
+            if self._where[c] == asker:
+                raise IllegalActionError(f"player {asker} asks for {name!r} but holds it")
+            if asker == self.me and not self._known[asker] & qmask:
+                raise IllegalActionError(
+                    f"player {asker} asks for {name!r} but holds no card of {self.deck.quartets[q].name!r}"
+                )
+            if self._where[c] == _UNKNOWN:
+                self._neg[c] |= 1 << asker
+            if not self._known[asker] & qmask:
+                s = qmask & ~self._known_mask_all()
+                if not s:
+                    self._fail(f"player {asker} asks for {name!r} but cannot hold a card of its quartet")
+                self._pos.append([asker, s])
+            w = self._where[c]
+            if success:
+                if w == _UNKNOWN:
+                    self._resolve(c, target)
+                elif w != target:
+                    self._fail(f"player {target} handed over {name!r} but it is at {self._loc_name(w)}")
+                self._move(c, target, asker)
+                self._pending.append((asker, q))
+            else:
+                if w == target:
+                    self._fail(f"player {target} denied {name!r} but holds it")
+                if w == _UNKNOWN:
+                    self._neg[c] |= 1 << target
 
     def _known_mask_all(self) -> int:
         m = self._laid_mask
@@ -302,23 +339,24 @@ class Knowledge:
         qname = self.deck.quartets[q].name
         if self._laid_mask >> (4 * q) & 0xF:
             raise IllegalActionError(f"quartet {qname!r} is already laid")
-        if (p, q) in self._pending:
-            self._pending.remove((p, q))
-        self.events.append(Laid(p, q))
-        self._touch()
-        for c in range(4 * q, 4 * q + 4):
-            w = self._where[c]
-            if w == _UNKNOWN:
-                self._resolve(c, p)
-            elif w != p:
-                self._fail(f"player {p} lays {qname!r} but {self.deck.full_name(c)!r} is at {self._loc_name(w)}")
-        for c in range(4 * q, 4 * q + 4):
-            self._where[c] = _LAID
-        self._known[p] &= ~(0xF << (4 * q))
-        self._sizes[p] -= 4
-        self._laid_mask |= 0xF << (4 * q)
-        if self._sizes[p] < 0:
-            self._fail(f"player {p} lays {qname!r} with fewer than 4 cards")
+        with self._atomic():
+            if (p, q) in self._pending:
+                self._pending.remove((p, q))
+            self.events.append(Laid(p, q))
+            self._touch()
+            for c in range(4 * q, 4 * q + 4):
+                w = self._where[c]
+                if w == _UNKNOWN:
+                    self._resolve(c, p)
+                elif w != p:
+                    self._fail(f"player {p} lays {qname!r} but {self.deck.full_name(c)!r} is at {self._loc_name(w)}")
+            for c in range(4 * q, 4 * q + 4):
+                self._where[c] = _LAID
+            self._known[p] &= ~(0xF << (4 * q))
+            self._sizes[p] -= 4
+            self._laid_mask |= 0xF << (4 * q)
+            if self._sizes[p] < 0:
+                self._fail(f"player {p} lays {qname!r} with fewer than 4 cards")
 
     def reveal(self, player: int, card: CardLike) -> None:
         """Memory Kwartet: ``player`` turned up ``card`` from the middle (the pile) and took it."""
@@ -341,18 +379,19 @@ class Knowledge:
     def _take_from_pile(self, p: int, c: int, event: Revealed | Drew, verb: str, place: str) -> None:
         """Player ``p`` took card ``c`` from the pile (``event`` is logged; ``verb``
         and ``place`` word the errors: "drawn", "pile")."""
-        self._flush()
-        self.events.append(event)
-        self._touch()
-        w = self._where[c]
-        if w == _UNKNOWN:
-            self._resolve(c, self._pile_loc)
-        elif w != self._pile_loc:
-            self._fail(f"{self.deck.full_name(c)!r} {verb} from the {place} but it is at {self._loc_name(w)}")
-        if self._sizes[self._pile_loc] <= 0:
-            self._fail(f"a card {verb} from an empty {place}")
-        self._move(c, self._pile_loc, p)
-        self._pending.append((p, c // 4))
+        with self._atomic():
+            self._flush()
+            self.events.append(event)
+            self._touch()
+            w = self._where[c]
+            if w == _UNKNOWN:
+                self._resolve(c, self._pile_loc)
+            elif w != self._pile_loc:
+                self._fail(f"{self.deck.full_name(c)!r} {verb} from the {place} but it is at {self._loc_name(w)}")
+            if self._sizes[self._pile_loc] <= 0:
+                self._fail(f"a card {verb} from an empty {place}")
+            self._move(c, self._pile_loc, p)
+            self._pending.append((p, c // 4))
 
     # -- queries ---------------------------------------------------------------------------
 

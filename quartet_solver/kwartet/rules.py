@@ -12,6 +12,7 @@ quartet_solver.errors.InvalidStateError: draw_pile and memory are exclusive vari
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -98,8 +99,10 @@ class Rules:
         ([10, 10, 12], 0)
         """
         check_players(players)
-        if not 0 <= dealer < players:
+        n_cards = check_count(n_cards, "n_cards")
+        if isinstance(dealer, bool) or not isinstance(dealer, numbers.Integral) or not 0 <= dealer < players:
             raise InvalidStateError(f"dealer must be a seat in 0..{players - 1}, got {dealer!r}")
+        dealer = int(dealer)
         dealt = n_cards - self.set_aside
         if dealt < players:
             raise InvalidStateError(
@@ -130,3 +133,37 @@ def check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidStateError(f"Kwartet is for {MIN_PLAYERS}-{MAX_PLAYERS} players, got {players!r}")
     return players
+
+
+def check_count(value: object, what: str) -> int:
+    """Validate a count: an int >= 0 (numpy integers accepted, bools not); returns an int.
+
+    >>> check_count(3, "pile")
+    3
+    >>> check_count(2.5, "pile")
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: pile must be an int >= 0, got 2.5
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise InvalidStateError(f"{what} must be an int >= 0, got {value!r}")
+    return int(value)
+
+
+def check_seed(seed: object) -> int | str | None:
+    """Validate a random seed: ``None``, an int (numpy integers accepted, bools not,
+    returned as an int) or a string.  Other values would either crash
+    :class:`random.Random` or (a NaN) seed it differently in every run.
+
+    >>> check_seed("abc"), check_seed(7)
+    ('abc', 7)
+    >>> check_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: seed must be an int, a string or None, got 1.5
+    """
+    if seed is None or isinstance(seed, str):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")
+    return int(seed)

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidStateError
-from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, check_max_asks, play
+from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, check_bots, check_max_asks, play
 from .decks import Deck
 from .game import Game
 from .rules import Rules, check_players
@@ -45,6 +45,7 @@ def make_bot(spec: BotSpec, seed: int | None = None) -> Bot:
     MemoryBot(seed=1)
     """
     if isinstance(spec, Bot):
+        check_bots([spec])
         return spec
     if isinstance(spec, str):
         key = spec.strip().lower()
@@ -52,6 +53,8 @@ def make_bot(spec: BotSpec, seed: int | None = None) -> Bot:
             raise InvalidStateError(f"unknown bot {spec!r} (have {', '.join(BOTS)})")
         return BOTS[key](seed=seed)
     if isinstance(spec, type) and issubclass(spec, Bot):
+        if spec.choose is Bot.choose:
+            raise InvalidStateError(f"bot class {spec.__name__} does not implement choose()")
         return spec(seed=seed)
     raise InvalidStateError(f"not a bot: {spec!r}")
 
@@ -182,6 +185,8 @@ def simulate(
     ``seed`` fixes everything (deals and the bots' choices); ``progress(done, total)``
     is called now and then.  ``fast=False`` forces the Python engine.
     """
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise InvalidStateError(f"bots must be a list of bots, one per seat, got {bots!r}")
     players = check_players(len(bots))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise InvalidStateError(f"games must be a positive int, got {games!r}")
@@ -189,7 +194,16 @@ def simulate(
         raise InvalidStateError(f"seed must be an int >= 0, got {seed!r}")
     check_max_asks(max_asks)
     deck = Deck.themed() if deck is None else deck
+    if not isinstance(deck, Deck):
+        raise InvalidStateError(f"deck must be a kwartet.Deck, got {deck!r}")
     rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise InvalidStateError(f"rules must be a kwartet.Rules, got {rules!r}")
+    for flag, value in (("rotate", rotate), ("fast", fast)):
+        if not isinstance(value, bool):
+            raise InvalidStateError(f"{flag} must be a bool, got {value!r}")
+    if progress is not None and not callable(progress):
+        raise InvalidStateError(f"progress must be a function progress(done, total) or None, got {progress!r}")
     n = players
     names = []
     instances: list[Bot] = []
@@ -199,9 +213,12 @@ def simulate(
         names.append(b.name)
     if len({id(b) for b in instances}) != n:
         raise InvalidStateError("each seat needs its own bot instance")
-    quartets = np.zeros((games, n), dtype=np.int32)  # by bot index
-    last = np.full((games, n), -1, dtype=np.int32)
-    asks = np.zeros(games, dtype=np.int64)
+    try:
+        quartets = np.zeros((games, n), dtype=np.int32)  # by bot index
+        last = np.full((games, n), -1, dtype=np.int32)
+        asks = np.zeros(games, dtype=np.int64)
+    except (ValueError, MemoryError):
+        raise InvalidStateError(f"games={games} is too many to keep the results of in memory") from None
     unfinished = 0
     t0 = time.perf_counter()
     use_fast = (
