@@ -264,6 +264,15 @@ def test_simulate_results_and_errors():
                  max_asks=bad)  # type: ignore[arg-type]
     stopped = simulate(["novice"] * 4, games=3, max_asks=0)
     assert stopped.unfinished == 3
+    # the game length is that of the finished games, on both engines (the
+    # Python one counted the unfinished games' asks once)
+    for fast in (True, False):
+        cut = simulate(["novice"] * 4, games=40, seed=5, max_asks=60, fast=fast)
+        full = simulate(["novice"] * 4, games=40, seed=5, fast=fast)
+        assert 0 < cut.unfinished < 40
+        assert cut.asks_p90 <= 60 and cut.asks_mean < full.asks_mean
+        none = simulate(["novice"] * 4, games=3, max_asks=1, fast=fast)   # no game ends in 1 ask
+        assert none.unfinished == 3 and none.asks_mean == none.asks_median == 0.0   # 1.0 once (Python)
     for fast in (True, False):
         huge = simulate(["novice"] * 4, games=3, seed=2, max_asks=2 ** 70, fast=fast)
         plain = simulate(["novice"] * 4, games=3, seed=2, fast=fast)
