@@ -27,6 +27,7 @@ the card index is only the natural, canonical order used for sorting and display
 from __future__ import annotations
 
 import enum
+import numbers
 import random as _random
 import re
 from collections.abc import Iterable, Iterator
@@ -644,7 +645,11 @@ class Deck:
     @staticmethod
     def shuffled(deck: CardsLike, seed: int | str | None = None) -> list[Card]:
         """The cards of ``deck`` in a random order; deterministic for a given seed
-        (an int or a string)."""
+        (an int, numpy integers too, or a string)."""
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            seed = int(seed)
+        elif seed is not None and not isinstance(seed, str):
+            raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")
         cards = as_cards(deck, distinct=True, what="deck")
         _random.Random(seed).shuffle(cards)
         return cards

@@ -541,3 +541,12 @@ def test_cardset_attribute_cannot_be_deleted():
     with pytest.raises(AttributeError):
         del s._mask
     assert len(s) == 2
+
+
+def test_shuffled_seed_types():
+    """numpy integers seed like ints; other seeds raise InvalidStateError (once: a bare TypeError from random)."""
+    np = pytest.importorskip("numpy")
+    assert Deck.shuffled(Deck.piquet(), seed=np.int64(4)) == Deck.shuffled(Deck.piquet(), seed=4)
+    for bad in ([1], 1.5, True):
+        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+            Deck.shuffled("Ah Kh", seed=bad)  # type: ignore[arg-type]

@@ -180,3 +180,81 @@ def test_match_object_step_by_step_equals_play_match():
     again = kj.play_match([kj.RuleBot(), kj.RandomBot(4), kj.RuleBot(), kj.RandomBot(5)], seed=8, hands=4,
                           first_dealer="W")
     assert again.to_dict() == m.result().to_dict()
+
+
+@pytest.mark.parametrize("bad", [None, 5])
+def test_bidding_history_that_is_not_a_sequence(bad):
+    """BiddingState(bids=...) that is not a sequence raises InvalidStateError (once: a bare TypeError)."""
+    with pytest.raises(InvalidStateError, match=f"bids must be a sequence of .*, got {bad!r}"):
+        kj.BiddingState("N", bids=bad)  # type: ignore[arg-type]
+    assert kj.BiddingState("N", bids=iter([(1, "h")])).declarer == "E"  # type: ignore[arg-type]
+
+
+def test_random_bot_seeds():
+    """RandomBot takes the seeds Deal.random takes (numpy integers once raised a bare
+    TypeError from random, as did a list); other seeds raise InvalidStateError."""
+    np = pytest.importorskip("numpy")
+    assert kj.RandomBot(np.int64(3)).rng.random() == kj.RandomBot(3).rng.random()
+    assert kj.RandomBot("x").rng.random() == kj.RandomBot("x").rng.random()
+    for bad in ([1], 1.5, True):
+        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+            kj.RandomBot(bad)  # type: ignore[arg-type]
+
+
+def test_play_view_of_a_finished_hand():
+    """PlayView.of() a finished hand raises InvalidStateError (once: a view with no
+    legal cards, on which RandomBot raised a bare IndexError and RuleBot a ValueError)."""
+    st_ = kj.PlayState(kj.Deal.random(seed=4), "s", "N", "E")
+    while not st_.is_over:
+        st_ = st_.play(st_.legal_cards()[0])
+    with pytest.raises(InvalidStateError, match="the hand is over"):
+        PlayView.of(st_)
+
+
+def test_match_arguments_are_checked_up_front():
+    """Match() refuses seeds Deal.random refuses (once: 1.5, [1] and True were read
+    as their text, silently), a bad date before the first hand (once: only at
+    play_next), bots that are not bots (once: a bare TypeError or AttributeError);
+    it takes numpy integers for hands and a seat index for the first dealer."""
+    np = pytest.importorskip("numpy")
+    bots = [kj.RuleBot()] * 4
+    for seed in (1.5, [1], True):
+        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+            kj.Match(bots, seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="date must be YYYY-MM-DD, got '2026-13-01'"):
+        kj.Match(bots, date="2026-13-01")
+    with pytest.raises(NotationError, match="date must be a datetime.date"):
+        kj.Match(bots, date=20260101)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="a Klaverjas match needs 4 bots .*, got None"):
+        kj.Match(None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match=r"bot N \(1\) is not a bot"):
+        kj.Match([1, 2, 3, 4])  # type: ignore[list-item]
+    m = kj.Match(iter(bots), seed=np.int64(3), hands=np.int64(2), first_dealer=3)  # type: ignore[arg-type]
+    assert m.hands == 2 and m.first_dealer == 3
+    assert m.play_all().to_dict() == kj.play_match(bots, seed=3, hands=2, first_dealer="W").to_dict()
+    assert kj.Match(bots, first_dealer=" e").first_dealer == 1
+    with pytest.raises(InvalidStateError, match="unknown first dealer 'X'"):
+        kj.Match(bots, first_dealer="X")
+
+
+def test_play_hand_arguments():
+    """play_hand() takes PBN text and a preset name as PlayState does (once: a bare
+    AttributeError for the text, and the bots saw the name instead of Rules) and
+    refuses a hand number that is not an int >= 1 (once: kept in the record)."""
+    bots = [kj.RuleBot()] * 4
+    deal = kj.Deal.random(seed=6)
+    seen = []
+
+    class Watcher(kj.RuleBot):
+        def choose_bid(self, view):
+            seen.append(view.rules)
+            return super().choose_bid(view)
+
+    record = kj.play_hand([Watcher()] * 4, deal.pbn(), "N", "rotterdam")
+    assert record.to_dict() == kj.play_hand(bots, deal, "N", kj.Rules.ROTTERDAM).to_dict()
+    assert seen and all(r == kj.Rules.ROTTERDAM for r in seen)
+    for number in ("x", 0, True):
+        with pytest.raises(InvalidStateError, match="hand number must be an int >= 1"):
+            kj.play_hand(bots, deal, "N", number=number)  # type: ignore[arg-type]
+    with pytest.raises(InvalidStateError, match="a Klaverjas hand needs 4 bots .*, got None"):
+        kj.play_hand(None, deal, "N")  # type: ignore[arg-type]

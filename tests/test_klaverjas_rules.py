@@ -771,3 +771,69 @@ def test_legal_cards_and_trick_roem_take_card_text_and_refuse_nonsense():
         kr.trick_roem("7c 8c 9c Tc Jc", Suit.HEARTS)
     with pytest.raises(InvalidStateError, match="trick has 7c twice"):
         kr.trick_roem(cards("7c 7c 9c"), Suit.HEARTS)
+
+
+def test_trump_given_as_text_or_out_of_range():
+    """The trump suit as text is parsed (once: "h" matched no card, so every card
+    was plain and legal_cards('7h 8c', '7s', 'h') let a player who must trump
+    discard 8c, and card_points(Jh, 'h') was 2, not 20); a suit value that is no
+    suit is refused (7 made every card plain, silently)."""
+    assert kr.legal_cards("7h 8c", "7s", "h") == kr.legal_cards("7h 8c", "7s", H) == [Card("7h")]
+    assert kr.legal_cards("7h 8c", "7s", 2) == [Card("7h")]  # a suit's value, as before
+    assert kr.card_points(Card("Jh"), "h") == 20 and kr.card_points(Card("Jh"), "♥") == 20
+    assert kr.card_power(Card("7h"), "h", "c") == 101
+    assert kr.trick_winner(cards("Ac 7h"), "h") == 1
+    assert kr.trick_roem("Kh Qh", "h") == 20
+    assert kr.illegal_reason(Card("8c"), cards("7h 8c"), cards("7s"), "h") == "must play a trump"
+    for bad in (7, -1, "x", None, True, 2.0):
+        with pytest.raises(NotationError, match=f"trump must be a Suit, c/d/h/s or 0..3, got {bad!r}"):
+            kr.legal_cards("7h 8c", "7s", bad)  # type: ignore[arg-type]
+        with pytest.raises(NotationError, match="trump must be"):
+            kr.card_points(Card("Jh"), bad)  # type: ignore[arg-type]
+        with pytest.raises(NotationError, match="trump must be"):
+            kr.trick_roem("Kh Qh", bad)  # type: ignore[arg-type]
+
+
+def test_rules_functions_take_card_text_and_rules_names():
+    """legal_cards() takes a preset name as it takes Rules (once: a bare
+    AttributeError); trick_winner(), card_points() and illegal_reason() take card
+    text (once: an AttributeError, and illegal_reason('Jh', 'Jh 7c', '', ...) found
+    'Jh' as a substring and then hit an IndexError)."""
+    assert kr.legal_cards("7h 9h 8c", "7s Ts", H, "rotterdam") == kr.legal_cards("7h 9h 8c", "7s Ts", H,
+                                                                                 Rules.ROTTERDAM)
+    with pytest.raises(InvalidStateError, match="unknown rules 'utrecht'"):
+        kr.legal_cards("7h", "", H, "utrecht")
+    with pytest.raises(InvalidStateError, match="rules must be a Rules or a preset name, got 5"):
+        kr.legal_cards("7h", "", H, 5)  # type: ignore[arg-type]
+    assert kr.trick_winner("Ac Tc 7h", H) == 2
+    assert kr.card_points("Jh", H) == 20
+    assert kr.illegal_reason("Jh", "Jh 7c", "", H) is None
+    with pytest.raises(NotationError, match="card 'h' needs a rank and a suit"):
+        kr.illegal_reason("h", "Jh 7c", "", H)  # parsed, not found as a substring
+    assert kr.illegal_reason("7c", "Jh 7c", "Ah", H) == "must follow suit (hearts)"
+    with pytest.raises(InvalidStateError, match="at most 4 cards"):
+        kr.trick_winner("7c 8c 9c Tc Jc", H)
+
+
+def test_numpy_integers_where_ints_are_taken():
+    """Seats, seeds, hand numbers and the pit amount take numpy integers (once
+    refused: 'unknown seat np.int64(1)', 'seed must be an int', ...)."""
+    np = pytest.importorskip("numpy")
+    assert kr.seat_index(np.int64(1)) == 1 and type(kr.seat_index(np.int64(1))) is int
+    d = Deal.random(seed=5)
+    assert PlayState(d, "h", np.int64(0), np.int8(1)) == PlayState(d, "h", "N", "E")
+    assert Deal.random(np.int64(5)) == d
+    assert Deal.daily("2026-11-29", np.int64(3)) == Deal.daily("2026-11-29", 3)
+    rules = Rules(pit=np.int64(50))
+    assert rules == Rules(pit=50) and type(rules.pit) is int
+    with pytest.raises(NotationError, match="seat index must be 0..3"):
+        kr.seat_index(np.int64(4))
+
+
+@pytest.mark.parametrize("hands", [5, None, 1.5])
+def test_deal_of_no_hands(hands):
+    """Deal(hands) that is not four hands raises InvalidStateError (once: a bare TypeError)."""
+    with pytest.raises(InvalidStateError, match="a Klaverjas deal has 4 hands"):
+        Deal(hands)  # type: ignore[arg-type]
+    d = Deal.random(seed=2)
+    assert Deal(list(d.hands)) == Deal(iter(d.hands)) == d  # type: ignore[arg-type]

@@ -397,3 +397,13 @@ def test_legal_cards_in_canonical_order():
     legal = state.legal_cards()
     assert set(map(str, legal)) == {"Ah", "Kh", "Jh", "9h", "Th", "Qh", "Ks", "7s"}
     assert legal == sorted(legal)
+
+
+@pytest.mark.parametrize("bad", [5, None, 3.5])
+def test_play_all_of_no_cards(bad):
+    """play_all() of something that is not cards raises NotationError (once: a bare TypeError)."""
+    st0 = PlayState(Deal.random(seed=11), "h", "N", "E")
+    with pytest.raises(NotationError, match=f"cards to play must be card text or an iterable of cards, got {bad!r}"):
+        st0.play_all(bad)  # type: ignore[arg-type]
+    first = st0.legal_cards()[0]
+    assert st0.play_all(iter([first])) == st0.play_all(str(first)) == st0.play(first)

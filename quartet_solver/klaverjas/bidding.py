@@ -48,8 +48,12 @@ class BiddingState:
         object.__setattr__(self, "dealer", seat_index(dealer))
         object.__setattr__(self, "rules", rules if isinstance(rules, Rules) else Rules.named(rules))
         object.__setattr__(self, "bids", ())
+        try:
+            entries = list(bids)
+        except TypeError:
+            raise InvalidStateError(f"bids must be a sequence of (seat, suit or None), got {bids!r}") from None
         state = self
-        for i, entry in enumerate(bids):
+        for i, entry in enumerate(entries):
             try:
                 seat, suit = entry
             except (TypeError, ValueError):

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..cards import Card, CardSet, Rank, Suit
+from ..errors import InvalidStateError
+from .deal import _seed_value
 from .rules import PLAIN_ORDER, TRUMP_ORDER, Rules, card_points, trick_roem, trick_winner
 from .state import PlayState
 
@@ -53,7 +55,9 @@ class PlayView:
 
     @classmethod
     def of(cls, state: PlayState) -> PlayView:
-        """The view of the player to move in ``state``."""
+        """The view of the player to move in ``state`` (the hand must not be over)."""
+        if state.is_over:
+            raise InvalidStateError(f"the hand is over: nobody is to play ({state!r})")
         seat = state.to_move_index
         played = CardSet([c for _, c in state.history])
         return cls(seat, state.hand(seat), tuple(state.legal_cards()), state.trump, state.declarer,
@@ -71,8 +75,9 @@ class Bot(Protocol):
 class RandomBot:
     """Passes or names a random suit (1 in 4), plays a random legal card; seeded."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = _random.Random(seed)
+    def __init__(self, seed: int | str | None = None) -> None:
+        """``seed``: ``None``, an int (numpy integers too) or a string."""
+        self.rng = _random.Random(_seed_value(seed))
 
     def choose_bid(self, view: BidView) -> Suit | None:
         if view.forced or self.rng.random() < 0.25:

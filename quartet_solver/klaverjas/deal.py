@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import numbers
 from dataclasses import dataclass
 
 from ..cards import Card, CardSet, CardsLike, Deck, Rank, Suit
@@ -38,7 +39,12 @@ class Deal:
     hands: tuple[CardSet, CardSet, CardSet, CardSet]
 
     def __post_init__(self) -> None:
-        hands = tuple(CardSet(h) for h in self.hands)
+        if isinstance(self.hands, (str, CardSet)):
+            raise InvalidStateError(f"a Klaverjas deal has 4 hands, got {self.hands!r} (use Deal.parse for PBN)")
+        try:
+            hands = tuple(CardSet(h) for h in self.hands)
+        except TypeError:
+            raise InvalidStateError(f"a Klaverjas deal has 4 hands (N, E, S, W), got {self.hands!r}") from None
         object.__setattr__(self, "hands", hands)
         if len(hands) != 4:
             raise InvalidStateError(f"a Klaverjas deal has 4 hands, got {len(hands)}")
@@ -98,17 +104,10 @@ class Deal:
     def daily(cls, date: _dt.date | str, hand_no: int) -> Deal:
         """Hand ``hand_no`` (1..16) of the daily game of ``date``: everybody gets the
         same 16 deals on a calendar date (derived from the date with SHA-256)."""
-        if isinstance(date, str):
-            try:
-                date = _dt.date.fromisoformat(date)
-            except ValueError:
-                raise NotationError(f"date must be YYYY-MM-DD, got {date!r}") from None
-        if isinstance(date, _dt.datetime):
-            date = date.date()  # the calendar date, whatever the time of day
-        if not isinstance(date, _dt.date):
-            raise NotationError(f"date must be a datetime.date or 'YYYY-MM-DD', got {date!r}")
-        if isinstance(hand_no, bool) or not isinstance(hand_no, int) or not 1 <= hand_no <= 16:
+        date = _date_value(date)
+        if isinstance(hand_no, bool) or not isinstance(hand_no, numbers.Integral) or not 1 <= hand_no <= 16:
             raise InvalidStateError(f"hand_no must be 1..16, got {hand_no!r}")
+        hand_no = int(hand_no)  # a numpy integer: the same text, the same deal
         digest = hashlib.sha256(f"klaverjas-daily:{date.isoformat()}:{hand_no}".encode()).digest()
         return cls.random(int.from_bytes(digest[:8], "big"))
 
@@ -164,7 +163,25 @@ def _pbn_hand(hand: CardSet) -> str:
     )
 
 
+def _date_value(date: _dt.date | str) -> _dt.date:
+    """The calendar date of a daily game: a date, a datetime (its date) or ISO text."""
+    if isinstance(date, str):
+        try:
+            date = _dt.date.fromisoformat(date)
+        except ValueError:
+            raise NotationError(f"date must be YYYY-MM-DD, got {date!r}") from None
+    if isinstance(date, _dt.datetime):
+        date = date.date()  # the calendar date, whatever the time of day
+    if not isinstance(date, _dt.date):
+        raise NotationError(f"date must be a datetime.date or 'YYYY-MM-DD', got {date!r}")
+    return date
+
+
 def _seed_value(seed: int | str | None) -> int | str | None:
+    """A seed for :meth:`Deal.random`: ``None``, an int (numpy integers too, as an
+    int) or a string."""
     if seed is None or isinstance(seed, (int, str)) and not isinstance(seed, bool):
         return seed
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        return int(seed)
     raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")

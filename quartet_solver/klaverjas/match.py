@@ -9,14 +9,15 @@
 from __future__ import annotations
 
 import datetime as _dt
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import InvalidStateError
+from ..errors import InvalidStateError, NotationError
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView
-from .deal import Deal
-from .rules import SEATS, Rules
+from .deal import Deal, _date_value, _seed_value
+from .rules import SEATS, Rules, seat_index
 from .state import HandResult, PlayState
 
 __all__ = ["HandRecord", "Match", "MatchResult", "play_hand", "play_match"]
@@ -90,11 +91,30 @@ class MatchResult:
         return "\n".join(out)
 
 
-def play_hand(bots: Sequence[Bot], deal: Deal, dealer: str | int, rules: Rules = Rules.AMSTERDAM,
+def _check_bots(bots: Sequence[Bot], what: str) -> list[Bot]:
+    """``bots`` as a list of four objects with ``choose_bid`` and ``choose_card``."""
+    try:
+        seated = list(bots)
+    except TypeError:
+        raise InvalidStateError(f"a Klaverjas {what} needs 4 bots (N, E, S, W), got {bots!r}") from None
+    if len(seated) != 4:
+        raise InvalidStateError(f"a Klaverjas {what} needs 4 bots (N, E, S, W), got {len(seated)}")
+    for seat, bot in zip(SEATS, seated):
+        if not (callable(getattr(bot, "choose_bid", None)) and callable(getattr(bot, "choose_card", None))):
+            raise InvalidStateError(f"bot {seat} ({bot!r}) is not a bot: it needs choose_bid() and choose_card()")
+    return seated
+
+
+def play_hand(bots: Sequence[Bot], deal: Deal | str, dealer: str | int, rules: Rules | str = Rules.AMSTERDAM,
               number: int = 1) -> HandRecord:
-    """Bid and play one hand with four bots (seated N, E, S, W)."""
-    if len(bots) != 4:
-        raise InvalidStateError(f"a Klaverjas hand needs 4 bots (N, E, S, W), got {len(bots)}")
+    """Bid and play one hand with four bots (seated N, E, S, W); ``deal`` a Deal or
+    PBN text, ``rules`` a Rules or a preset name, ``number`` the hand's number (>= 1)."""
+    bots = _check_bots(bots, "hand")
+    deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+    rules = rules if isinstance(rules, Rules) else Rules.named(rules)
+    if isinstance(number, bool) or not isinstance(number, numbers.Integral) or number < 1:
+        raise InvalidStateError(f"hand number must be an int >= 1, got {number!r}")
+    number = int(number)
     bidding = BiddingState(dealer, rules)
     while not bidding.is_over:
         seat = SEATS.index(bidding.to_move)
@@ -130,20 +150,25 @@ class Match:
         date: _dt.date | str | None = None,
         rules: Rules | str = Rules.AMSTERDAM,
         hands: int = 16,
-        first_dealer: str = "N",
+        first_dealer: str | int = "N",
     ) -> None:
-        if len(bots) != 4:
-            raise InvalidStateError(f"a Klaverjas match needs 4 bots, got {len(bots)}")
+        seated = _check_bots(bots, "match")
         if seed is not None and date is not None:
             raise InvalidStateError("give a seed or a date, not both")
-        if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 16:
+        seed = _seed_value(seed)  # a float or a list would be read as its text
+        if date is not None:
+            date = _date_value(date)  # a bad date fails here, not at the first hand
+        count: object = hands  # numpy integers too
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or not 1 <= int(count) <= 16:
             raise InvalidStateError(f"hands must be 1..16, got {hands!r}")
-        if not isinstance(first_dealer, str) or first_dealer.upper() not in SEATS:
-            raise InvalidStateError(f"unknown first dealer {first_dealer!r}")
-        self.bots = list(bots)
-        self.seed, self.date, self.hands = seed, date, hands
+        try:
+            dealer = seat_index(first_dealer)
+        except NotationError:
+            raise InvalidStateError(f"unknown first dealer {first_dealer!r}") from None
+        self.bots = seated
+        self.seed, self.date, self.hands = seed, date, int(count)
         self.rules = rules if isinstance(rules, Rules) else Rules.named(rules)
-        self.first_dealer = SEATS.index(first_dealer.upper())
+        self.first_dealer = dealer
         self.records: list[HandRecord] = []
 
     @property
@@ -191,7 +216,7 @@ def play_match(
     date: _dt.date | str | None = None,
     rules: Rules | str = Rules.AMSTERDAM,
     hands: int = 16,
-    first_dealer: str = "N",
+    first_dealer: str | int = "N",
     progress: Callable[[HandRecord], None] | None = None,
 ) -> MatchResult:
     """Play a whole game with four bots seated N, E, S, W (see :class:`Match`)."""

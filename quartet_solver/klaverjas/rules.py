@@ -13,11 +13,12 @@ partners sit opposite: N/S against E/W.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal
 
-from ..cards import Card, Rank, Suit, parse_cards
+from ..cards import Card, Rank, Suit, as_card, parse_cards
 from ..errors import InvalidStateError, NotationError
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "card_points",
     "card_power",
     "trick_winner",
+    "as_suit",
     "trick_roem",
     "legal_cards",
     "illegal_reason",
@@ -63,16 +65,17 @@ _PLAIN_POWER = {r: 8 - i for i, r in enumerate(PLAIN_ORDER)}  # A = 8 .. 7 = 1
 
 
 def seat_index(seat: str | int) -> int:
-    """Index ``0..3`` of a seat given as ``"N" "E" "S" "W"`` (any case) or an index.
+    """Index ``0..3`` of a seat given as ``"N" "E" "S" "W"`` (any case) or an index
+    (numpy integers too).
 
     >>> seat_index("e"), seat_index(3)
     (1, 3)
     """
     if isinstance(seat, bool):
         raise NotationError(f"unknown seat {seat!r}")
-    if isinstance(seat, int):
+    if isinstance(seat, numbers.Integral):
         if 0 <= seat < 4:
-            return seat
+            return int(seat)
         raise NotationError(f"seat index must be 0..3, got {seat!r}")
     if isinstance(seat, str) and seat.strip().upper() in SEATS:
         return SEATS.index(seat.strip().upper())
@@ -94,15 +97,42 @@ def partner(seat: str | int) -> int:
     return (seat_index(seat) + 2) % 4
 
 
-def card_points(card: Card, trump: Suit) -> int:
+def as_suit(suit: Suit | str | int, what: str = "trump") -> Suit:
+    """``suit`` as a :class:`~quartet_solver.cards.Suit`: a Suit, its text (``c d h s``,
+    a symbol) or its value ``0..3`` (numpy integers too).  Anything else raises
+    :class:`~quartet_solver.errors.NotationError` naming ``what``: a suit that
+    matched no card would silently make every card a plain one.
+
+    >>> as_suit("h"), as_suit(3)
+    (<Suit.HEARTS: 2>, <Suit.SPADES: 3>)
+    >>> as_suit("x")
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.NotationError: trump must be a Suit, c/d/h/s or 0..3, got 'x'
+    """
+    if isinstance(suit, Suit):
+        return suit
+    if isinstance(suit, str):
+        try:
+            return Suit.parse(suit)
+        except NotationError:
+            pass
+    elif isinstance(suit, numbers.Integral) and not isinstance(suit, bool) and 0 <= suit <= 3:
+        return Suit(int(suit))
+    raise NotationError(f"{what} must be a Suit, c/d/h/s or 0..3, got {suit!r}")
+
+
+def card_points(card: Card | str, trump: Suit | str) -> int:
     """Points of a card in the play: trump ``J 9 A T K Q 8 7 = 20 14 11 10 4 3 0 0``,
     other suits ``A T K Q J 9 8 7 = 11 10 4 3 2 0 0 0``."""
+    card, trump = as_card(card), as_suit(trump)
     r = card.rank.char
     return TRUMP_POINTS[r] if card.suit == trump else PLAIN_POINTS[r]
 
 
-def card_power(card: Card, trump: Suit, led: Suit) -> int:
+def card_power(card: Card | str, trump: Suit | str, led: Suit | str) -> int:
     """Trick-taking power: trumps ``101..108``, the suit led ``1..8``, others ``0``."""
+    card, trump, led = as_card(card), as_suit(trump), as_suit(led, "led suit")
     r = card.rank.char
     if card.suit == trump:
         return 100 + _TRUMP_POWER[r]
@@ -111,10 +141,19 @@ def card_power(card: Card, trump: Suit, led: Suit) -> int:
     return 0
 
 
-def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
-    """Position (``0..len-1``) in the trick of the card that wins it so far."""
+def trick_winner(cards: Sequence[Card] | str, trump: Suit | str) -> int:
+    """Position (``0..len-1``) in the trick of the card that wins it so far
+    (cards leader first; card text or Card objects).
+
+    >>> trick_winner("Ac Tc 7h", Suit.HEARTS)
+    2
+    """
+    cards = _card_list(cards, "trick")
+    trump = as_suit(trump)
     if not cards:
         raise InvalidStateError("an empty trick has no winner")
+    if len(cards) > 4:
+        raise InvalidStateError(f"a trick has at most 4 cards, got {len(cards)}: '{' '.join(map(str, cards))}'")
     led = cards[0].suit
     powers = [card_power(c, trump, led) for c in cards]
     return max(range(len(cards)), key=powers.__getitem__)
@@ -153,7 +192,7 @@ def _card_list(cards: object, what: str) -> list[Card]:
     return out
 
 
-def trick_roem(cards: Sequence[Card] | str, trump: Suit, stuk: bool = True) -> int:
+def trick_roem(cards: Sequence[Card] | str, trump: Suit | str, stuk: bool = True) -> int:
     """Roem of the cards of one trick: runs of 3/4 in one suit (natural order, also
     in trumps) 20/50; four jacks 200, four A/T/K/Q 100, four 7/8/9 0; with
     ``stuk``, K and Q of trumps together add 20 (also on top of a run).
@@ -168,6 +207,7 @@ def trick_roem(cards: Sequence[Card] | str, trump: Suit, stuk: bool = True) -> i
     40
     """
     cards = _card_list(cards, "trick")
+    trump = as_suit(trump)
     if len(cards) > 4:
         raise InvalidStateError(f"a trick has at most 4 cards, got {len(cards)}: '{' '.join(map(str, cards))}'")
     roem = 0
@@ -224,8 +264,9 @@ class Rules:
         for attr, allowed in checks.items():
             if getattr(self, attr) not in allowed:
                 raise InvalidStateError(f"rules {attr} must be one of {allowed}, got {getattr(self, attr)!r}")
-        if isinstance(self.pit, bool) or not isinstance(self.pit, int) or self.pit < 0:
+        if isinstance(self.pit, bool) or not isinstance(self.pit, numbers.Integral) or self.pit < 0:
             raise InvalidStateError(f"rules pit must be an int >= 0, got {self.pit!r}")
+        object.__setattr__(self, "pit", int(self.pit))  # a numpy integer: a plain int (JSON, hashing)
         if not isinstance(self.tie_is_nat, bool):
             raise InvalidStateError(f"rules tie_is_nat must be a bool, got {self.tie_is_nat!r}")
 
@@ -265,15 +306,24 @@ Rules.ROTTERDAM = Rules(variant="rotterdam", name="rotterdam")
 # -- legality --------------------------------------------------------------------------
 
 
+def _as_rules(rules: Rules | str) -> Rules:
+    """``rules`` as a :class:`Rules`: a Rules object or a preset name."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.named(rules)
+    raise InvalidStateError(f"rules must be a Rules or a preset name, got {rules!r}")
+
+
 def _trump_power(card: Card, trump: Suit) -> int:
     return _TRUMP_POWER[card.rank.char] if card.suit == trump else 0
 
 
 def legal_cards(
-    hand: Sequence[Card] | str, trick: Sequence[Card] | str, trump: Suit, rules: Rules = Rules.AMSTERDAM
+    hand: Sequence[Card] | str, trick: Sequence[Card] | str, trump: Suit | str, rules: Rules | str = Rules.AMSTERDAM
 ) -> list[Card]:
     """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader
-    first; card text or Card objects).
+    first; card text or Card objects); ``rules`` a :class:`Rules` or a preset name.
 
     The player's partner played ``trick[-2]`` (if any): the trick is partner-won
     when that card is the current winner.
@@ -283,6 +333,8 @@ def legal_cards(
     """
     hand = _card_list(hand, "hand")
     trick = _card_list(trick, "trick")
+    trump = as_suit(trump)
+    rules = _as_rules(rules)
     if len(trick) > 3:
         raise InvalidStateError(f"the trick '{' '.join(map(str, trick))}' is complete: no card can be played to it")
     both = [c for c in hand if c in trick]
@@ -319,9 +371,14 @@ def legal_cards(
 
 
 def illegal_reason(
-    card: Card, hand: Sequence[Card], trick: Sequence[Card], trump: Suit, rules: Rules = Rules.AMSTERDAM
+    card: Card | str, hand: Sequence[Card] | str, trick: Sequence[Card] | str, trump: Suit | str,
+    rules: Rules | str = Rules.AMSTERDAM,
 ) -> str | None:
-    """Why ``card`` may not be played (``None`` if it may)."""
+    """Why ``card`` may not be played (``None`` if it may); cards as text or Card objects."""
+    card = as_card(card)
+    hand = _card_list(hand, "hand")
+    trick = _card_list(trick, "trick")
+    trump = as_suit(trump)
     if card not in hand:
         return "the card is not in the hand"
     legal = legal_cards(hand, trick, trump, rules)

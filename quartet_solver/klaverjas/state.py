@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..cards import Card, CardSet, Rank, Suit, as_card, parse_cards
-from ..errors import IllegalActionError, InvalidStateError
+from ..errors import IllegalActionError, InvalidStateError, NotationError
 from .deal import Deal
 from .rules import (
     LAST_TRICK_BONUS,
@@ -261,7 +261,14 @@ class PlayState:
 
     def play_all(self, cards: str | Iterable[str | Card]) -> PlayState:
         """Play a sequence of cards (text or cards) from this state."""
-        seq = parse_cards(cards, allow_empty=True) if isinstance(cards, str) else [as_card(c) for c in cards]
+        if isinstance(cards, str):
+            seq = parse_cards(cards, allow_empty=True)
+        else:
+            try:
+                items = list(cards)
+            except TypeError:
+                raise NotationError(f"cards to play must be card text or an iterable of cards, got {cards!r}") from None
+            seq = [as_card(c) for c in items]
         state = self
         for c in seq:
             state = state.play(c)
