@@ -193,9 +193,9 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card with dense index ``index`` (``0..51``)."""
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 52:
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not 0 <= index < 52:
             raise InvalidStateError(f"card index must be an int in 0..51, got {index!r}")
-        return cls._ALL[index]
+        return cls._ALL[int(index)]
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -396,12 +396,19 @@ def as_card(card: str | Card) -> Card:
 
 
 def format_cards(cards: Iterable[Card], sep: str = " ") -> str:
-    """Canonical text of a sequence of cards, in the given order.
+    """Canonical text of a sequence of cards (Card objects or card text), in the
+    given order.
 
     >>> format_cards([Card("Ah"), Card("7c")])
     'Ah 7c'
     """
-    return sep.join(str(c) for c in cards)
+    if isinstance(cards, str):
+        return sep.join(str(c) for c in parse_cards(cards, allow_empty=True))
+    try:
+        items = list(cards)
+    except TypeError:
+        raise NotationError(f"format_cards takes a sequence of cards, got {cards!r}") from None
+    return sep.join(str(as_card(c)) for c in items)
 
 
 class CardSet:
@@ -438,10 +445,10 @@ class CardSet:
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         """The set whose bit ``i`` is set for every card index ``i``."""
-        if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask < (1 << 52):
+        if isinstance(mask, bool) or not isinstance(mask, numbers.Integral) or not 0 <= mask < (1 << 52):
             raise InvalidStateError(f"card mask must be an int in [0, 2**52), got {mask!r}")
         result = object.__new__(cls)
-        object.__setattr__(result, "_mask", mask)
+        object.__setattr__(result, "_mask", int(mask))
         return result
 
     @classmethod
@@ -636,7 +643,11 @@ class Deck:
             text = _SEPARATORS.sub("", ranks).replace("10", "T")
             parsed = [Rank.parse(ch) for ch in text]
         else:
-            parsed = [_checked_enum(Rank, r, "rank") for r in ranks]
+            try:
+                items = list(ranks)
+            except TypeError:
+                raise NotationError(f"ranks must be text or an iterable of ranks, got {ranks!r}") from None
+            parsed = [_checked_enum(Rank, r, "rank") for r in items]
         mask = 0
         for rank in parsed:
             mask |= 0xF << (4 * rank)

@@ -550,3 +550,21 @@ def test_shuffled_seed_types():
     for bad in ([1], 1.5, True):
         with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
             Deck.shuffled("Ah Kh", seed=bad)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_and_bad_inputs_in_the_card_helpers():
+    """numpy integers where ints are taken (once refused); format_cards and
+    Deck.of_ranks refuse what is not cards or ranks with a typed error (once a
+    bare TypeError)."""
+    import numpy as np
+
+    from quartet_solver.cards import format_cards
+
+    assert Card.from_index(np.int64(3)) == Card.from_index(3)
+    assert CardSet.from_mask(np.uint64(5)) == CardSet.from_mask(5) and type(int(CardSet.from_mask(np.uint64(5)))) is int
+    assert format_cards("Ah 7c") == format_cards([Card("Ah"), "7c"]) == "Ah 7c"
+    for bad in (5, None, [object()]):
+        with pytest.raises(NotationError):
+            format_cards(bad)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="ranks must be text or an iterable of ranks, got 5"):
+        Deck.of_ranks(5)  # type: ignore[arg-type]

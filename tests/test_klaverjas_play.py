@@ -258,3 +258,34 @@ def test_play_hand_arguments():
             kj.play_hand(bots, deal, "N", number=number)  # type: ignore[arg-type]
     with pytest.raises(InvalidStateError, match="a Klaverjas hand needs 4 bots .*, got None"):
         kj.play_hand(None, deal, "N")  # type: ignore[arg-type]
+
+
+class _BadBidder(kj.RandomBot):
+    def choose_bid(self, view):  # type: ignore[no-untyped-def]
+        return "x"
+
+
+class _BadPlayer(kj.RuleBot):
+    def choose_card(self, view):  # type: ignore[no-untyped-def]
+        return next(c for c in view.hand if c not in view.legal) if len(view.legal) < len(view.hand) \
+            else "Zz"
+
+
+def test_a_bot_that_breaks_the_rules_is_named():
+    """play_hand() names the bot and its seat when its bid or card is refused
+    (the error of bid() named neither)."""
+    deal = kj.Deal.random(seed=4)
+    with pytest.raises(NotationError, match=r"bot E \(.*\) bid 'x': unknown suit 'x'"):
+        kj.play_hand([kj.RuleBot(), _BadBidder(1), kj.RuleBot(), kj.RuleBot()], deal, "N")
+    bots = [_BadPlayer() for _ in range(4)]
+    with pytest.raises((IllegalActionError, NotationError), match=r"bot [NESW] \(.*\) played"):
+        kj.play_hand(bots, deal, "N")
+
+
+def test_play_state_takes_the_trump_as_the_rules_functions_do():
+    deal = kj.Deal.random(seed=4)
+    by_text = kj.PlayState(deal, "h", "N", "E")
+    for trump in (Suit.HEARTS, 2, "♥"):
+        assert kj.PlayState(deal, trump, "N", "E").legal_cards() == by_text.legal_cards()
+    with pytest.raises(NotationError, match="trump must be a Suit"):
+        kj.PlayState(deal, 7, "N", "E")

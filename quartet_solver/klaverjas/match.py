@@ -13,7 +13,7 @@ import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import InvalidStateError, NotationError
+from ..errors import IllegalActionError, InvalidStateError, NotationError
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView
 from .deal import Deal, _date_value, _seed_value
@@ -119,11 +119,19 @@ def play_hand(bots: Sequence[Bot], deal: Deal | str, dealer: str | int, rules: R
     while not bidding.is_over:
         seat = SEATS.index(bidding.to_move)
         view = BidView(seat, bidding.dealer, deal.hands[seat], bidding.bids, bidding.forced, rules)
-        bidding = bidding.bid(bots[seat].choose_bid(view))
+        choice = bots[seat].choose_bid(view)
+        try:
+            bidding = bidding.bid(choice)
+        except (IllegalActionError, NotationError) as exc:
+            raise type(exc)(f"bot {SEATS[seat]} ({bots[seat]!r}) bid {choice!r}: {exc}") from None
     state = PlayState(deal, bidding.trump, bidding.declarer, bidding.leader, rules)
     while not state.is_over:
         seat = state.to_move_index
-        state = state.play(bots[seat].choose_card(PlayView.of(state)))
+        card = bots[seat].choose_card(PlayView.of(state))
+        try:
+            state = state.play(card)
+        except (IllegalActionError, NotationError) as exc:
+            raise type(exc)(f"bot {SEATS[seat]} ({bots[seat]!r}) played {card!r}: {exc}") from None
     return HandRecord(number, SEATS[bidding.dealer], bidding, state, state.result())
 
 

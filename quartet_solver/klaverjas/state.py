@@ -25,6 +25,7 @@ from .rules import (
     SEATS,
     STUK_ROEM,
     Rules,
+    as_suit,
     card_points,
     illegal_reason,
     legal_cards,
@@ -36,10 +37,9 @@ from .rules import (
 __all__ = ["PlayState", "Trick", "HandResult"]
 
 
-def _suit(value: str | Suit) -> Suit:
-    if isinstance(value, Suit):
-        return value
-    return Suit.parse(value)
+def _suit(value: str | Suit | int) -> Suit:
+    """The trump of a state: as the rules functions take it (:func:`.rules.as_suit`)."""
+    return as_suit(value)
 
 
 @dataclass(frozen=True)
