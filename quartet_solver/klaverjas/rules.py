@@ -16,9 +16,9 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, cast
 
-from ..cards import Card, Rank, Suit, as_card, parse_cards
+from ..cards import Card, CardsLike, Rank, Suit, as_card, as_cards
 from ..errors import InvalidStateError, NotationError
 
 __all__ = [
@@ -164,32 +164,13 @@ def _natural(rank: Rank) -> int:
 
 
 def _card_list(cards: object, what: str) -> list[Card]:
-    """``cards`` as a list of distinct cards: card text is parsed in order, any
-    other iterable must hold :class:`~quartet_solver.cards.Card` objects.
+    """``cards`` as a list of distinct cards (:func:`~quartet_solver.cards.as_cards`:
+    card text parsed in order, or cards and card texts).
 
     >>> _card_list("Ah 7c", "trick")
     [Card('Ah'), Card('7c')]
-    >>> _card_list("Ah Ah", "trick")
-    Traceback (most recent call last):
-    ...
-    quartet_solver.errors.InvalidStateError: trick has Ah twice: 'Ah Ah'
     """
-    if isinstance(cards, str):
-        out = parse_cards(cards, allow_empty=True)
-    else:
-        try:
-            out = list(cards)  # type: ignore[call-overload]
-        except TypeError:
-            raise NotationError(f"{what} must be card text or Card objects, got {cards!r}") from None
-        for card in out:
-            if not isinstance(card, Card):
-                raise NotationError(f"{what} holds {card!r}, not a Card")
-    seen: set[Card] = set()
-    for card in out:
-        if card in seen:
-            raise InvalidStateError(f"{what} has {card} twice: '{' '.join(map(str, out))}'")
-        seen.add(card)
-    return out
+    return as_cards(cast(CardsLike, cards), distinct=True, what=what)
 
 
 def trick_roem(cards: Sequence[Card] | str, trump: Suit | str, stuk: bool = True) -> int:
