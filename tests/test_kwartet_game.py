@@ -336,6 +336,21 @@ def test_replay_needs_a_list_of_events():
             Game(Deck.themed(32), players=4, seed=1).replay(bad)  # type: ignore[arg-type]
 
 
+def test_a_failed_replay_leaves_the_game_as_it_was():
+    """Once the events before the misfit stayed applied (the game part-way)."""
+    g = _random_game(Deck.themed(32), 4, 1, Rules())
+    bad = list(g.log)
+    i = max(i for i, e in enumerate(bad) if isinstance(e, Asked))      # late: many events fit first
+    e = bad[i]
+    bad[i] = Asked(e.asker, e.target, e.card, not e.hit)
+    h = Game(Deck.themed(32), players=4, seed=1)
+    before = (h.log, h.asks, h.quartets, h.to_move, h.is_over)
+    with pytest.raises(InvalidStateError):
+        h.replay(bad)
+    assert (h.log, h.asks, h.quartets, h.to_move, h.is_over) == before
+    assert h.replay(g.log).log == g.log          # and it still replays the true log
+
+
 class _Scripted(NoviceBot):
     """Returns a fixed action."""
 

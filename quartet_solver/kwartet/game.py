@@ -24,6 +24,7 @@ quartet_solver.errors.IllegalActionError: player ... cannot ask themselves for .
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random as _random
 from collections.abc import Iterable, Sequence
@@ -413,9 +414,14 @@ class Game:
             self._end_turn()
         return ev
 
+    # the fields that play changes (replay puts them back when it fails)
+    _PLAY_STATE = ("_hands", "_pile", "_owner", "_laid", "_last_lay", "_lay_count", "_history",
+                   "_free_misses", "_asks", "_over", "_turn")
+
     def replay(self, events: Iterable[Event]) -> Game:
         """Apply the actions of a public log (asks and reveals) to this game, checking
-        that every consequence (hits, lays, draws) matches; returns ``self``.
+        that every consequence (hits, lays, draws) matches; returns ``self``.  A log
+        that does not fit raises and leaves the game as it was.
 
         >>> from quartet_solver.kwartet import Deck, NoviceBot, play
         >>> g = play(Game(Deck.themed(), players=4, seed=3), [NoviceBot(seed=i) for i in range(4)])
@@ -425,6 +431,15 @@ class Game:
         """
         if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
             raise InvalidStateError(f"replay needs a list of events, got {events!r}")
+        saved = {name: copy.deepcopy(getattr(self, name)) for name in self._PLAY_STATE}
+        try:
+            return self._replay(events)
+        except BaseException:
+            for name, value in saved.items():
+                setattr(self, name, value)
+            raise
+
+    def _replay(self, events: Iterable[Event]) -> Game:
         start = len(self._history)
         for i, ev in enumerate(events):
             if i < start:
