@@ -698,6 +698,7 @@ def test_the_largest_pit_is_exact_and_a_larger_one_refused():
         tried += 1
         value = solve(st, pv=False).value
         assert value == minimax(st)
+        assert reaches(st, value) and not reaches(st, value + 1)     # beyond 10,000 too
         pits += abs(value) > MAX_DD_PIT
     assert pits >= 1                        # some best line takes the pit
     big = Rules.AMSTERDAM.with_options(pit=MAX_DD_PIT + 1)

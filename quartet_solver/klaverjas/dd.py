@@ -155,6 +155,9 @@ def _check_limits(node_limit: object, time_limit: object) -> None:
 #: with this pit every score stays far inside them.
 MAX_DD_PIT = 10_000
 
+# more than any net score: 162 card points, the roem (under 1,000) and the pit
+_SCORE_BOUND = 2 * MAX_DD_PIT
+
 
 def _check_dd_rules(rules: Rules) -> Rules:
     """``rules`` if the solver can play them (a pit of at most :data:`MAX_DD_PIT`).
@@ -385,9 +388,9 @@ def reaches(state: PlayState, target: int, *, tt_bits: int = DEFAULT_TT_BITS) ->
     kernel = _kernel(tt_bits)
     kernel.set_limits(None, None)
     _load(kernel, state)
-    # every net score lies well within +-10,000 (162 card points, roem and pit
-    # are far less), so a target beyond is answered as that bound would be
-    return bool(kernel.reaches(max(-10_000, min(10_000, target))))
+    # every net score lies within +-_SCORE_BOUND, so a target beyond is answered
+    # as that bound would be (and fits the core's C int)
+    return bool(kernel.reaches(max(-_SCORE_BOUND, min(_SCORE_BOUND, target))))
 
 
 def is_made(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS) -> bool:
