@@ -395,6 +395,26 @@ def as_card(card: str | Card) -> Card:
     raise NotationError(f"not a card: {card!r}")
 
 
+def check_seed(seed: object) -> int | str | None:
+    """A random seed of the library, checked: ``None``, an int (numpy integers
+    too, returned as an int) or a string.  Anything else raises
+    :class:`~quartet_solver.errors.InvalidStateError`: :class:`random.Random`
+    would crash on it or (a NaN) seed itself differently in every process.
+
+    >>> check_seed("abc"), check_seed(7)
+    ('abc', 7)
+    >>> check_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: seed must be an int, a string or None, got 1.5
+    """
+    if seed is None or isinstance(seed, str):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")
+    return int(seed)
+
+
 def format_cards(cards: Iterable[Card], sep: str = " ") -> str:
     """Canonical text of a sequence of cards (Card objects or card text), in the
     given order.
@@ -656,11 +676,8 @@ class Deck:
     @staticmethod
     def shuffled(deck: CardsLike, seed: int | str | None = None) -> list[Card]:
         """The cards of ``deck`` in a random order; deterministic for a given seed
-        (an int, numpy integers too, or a string)."""
-        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
-            seed = int(seed)
-        elif seed is not None and not isinstance(seed, str):
-            raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")
+        (:func:`check_seed`)."""
+        seed = check_seed(seed)
         cards = as_cards(deck, distinct=True, what="deck")
         _random.Random(seed).shuffle(cards)
         return cards

@@ -16,9 +16,8 @@ import random as _random
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..cards import Card, CardSet, Rank, Suit
+from ..cards import Card, CardSet, Rank, Suit, check_seed
 from ..errors import InvalidStateError
-from .deal import _seed_value
 from .rules import PLAIN_ORDER, TRUMP_ORDER, Rules, card_points, trick_roem, trick_winner
 from .state import PlayState
 
@@ -77,7 +76,7 @@ class RandomBot:
 
     def __init__(self, seed: int | str | None = None) -> None:
         """``seed``: ``None``, an int (numpy integers too) or a string."""
-        self.rng = _random.Random(_seed_value(seed))
+        self.rng = _random.Random(check_seed(seed))
 
     def choose_bid(self, view: BidView) -> Suit | None:
         if view.forced or self.rng.random() < 0.25:

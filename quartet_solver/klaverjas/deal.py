@@ -97,7 +97,7 @@ class Deal:
     @classmethod
     def random(cls, seed: int | str | None = None) -> Deal:
         """A uniformly random deal; deterministic for a given seed."""
-        cards = Deck.shuffled(Deck.piquet(), seed=_seed_value(seed))
+        cards = Deck.shuffled(Deck.piquet(), seed=seed)
         return cls(tuple(CardSet(cards[8 * i : 8 * i + 8]) for i in range(4)))  # type: ignore[arg-type]
 
     @classmethod
@@ -176,12 +176,3 @@ def _date_value(date: _dt.date | str) -> _dt.date:
         raise NotationError(f"date must be a datetime.date or 'YYYY-MM-DD', got {date!r}")
     return date
 
-
-def _seed_value(seed: int | str | None) -> int | str | None:
-    """A seed for :meth:`Deal.random`: ``None``, an int (numpy integers too, as an
-    int) or a string."""
-    if seed is None or isinstance(seed, (int, str)) and not isinstance(seed, bool):
-        return seed
-    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
-        return int(seed)
-    raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")

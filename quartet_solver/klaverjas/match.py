@@ -13,10 +13,11 @@ import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..cards import check_seed
 from ..errors import IllegalActionError, InvalidStateError, NotationError
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView
-from .deal import Deal, _date_value, _seed_value
+from .deal import Deal, _date_value
 from .rules import SEATS, Rules, seat_index
 from .state import HandResult, PlayState
 
@@ -163,7 +164,7 @@ class Match:
         seated = _check_bots(bots, "match")
         if seed is not None and date is not None:
             raise InvalidStateError("give a seed or a date, not both")
-        seed = _seed_value(seed)  # a float or a list would be read as its text
+        seed = check_seed(seed)  # a float or a list would be read as its text
         if date is not None:
             date = _date_value(date)  # a bad date fails here, not at the first hand
         count: object = hands  # numpy integers too

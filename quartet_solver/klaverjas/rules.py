@@ -125,14 +125,22 @@ def as_suit(suit: Suit | str | int, what: str = "trump") -> Suit:
 def card_points(card: Card | str, trump: Suit | str) -> int:
     """Points of a card in the play: trump ``J 9 A T K Q 8 7 = 20 14 11 10 4 3 0 0``,
     other suits ``A T K Q J 9 8 7 = 11 10 4 3 2 0 0 0``."""
-    card, trump = as_card(card), as_suit(trump)
+    return _points(as_card(card), as_suit(trump))
+
+
+def _points(card: Card, trump: Suit) -> int:
+    """:func:`card_points` of a checked card and trump (the engine's own calls)."""
     r = card.rank.char
     return TRUMP_POINTS[r] if card.suit == trump else PLAIN_POINTS[r]
 
 
 def card_power(card: Card | str, trump: Suit | str, led: Suit | str) -> int:
     """Trick-taking power: trumps ``101..108``, the suit led ``1..8``, others ``0``."""
-    card, trump, led = as_card(card), as_suit(trump), as_suit(led, "led suit")
+    return _power(as_card(card), as_suit(trump), as_suit(led, "led suit"))
+
+
+def _power(card: Card, trump: Suit, led: Suit) -> int:
+    """:func:`card_power` of a checked card and suits."""
     r = card.rank.char
     if card.suit == trump:
         return 100 + _TRUMP_POWER[r]
@@ -148,14 +156,16 @@ def trick_winner(cards: Sequence[Card] | str, trump: Suit | str) -> int:
     >>> trick_winner("Ac Tc 7h", Suit.HEARTS)
     2
     """
-    cards = _card_list(cards, "trick")
-    trump = as_suit(trump)
+    cards = _trick_list(cards)
     if not cards:
         raise InvalidStateError("an empty trick has no winner")
-    if len(cards) > 4:
-        raise InvalidStateError(f"a trick has at most 4 cards, got {len(cards)}: '{' '.join(map(str, cards))}'")
+    return _winner(cards, as_suit(trump))
+
+
+def _winner(cards: Sequence[Card], trump: Suit) -> int:
+    """:func:`trick_winner` of a checked, non-empty trick."""
     led = cards[0].suit
-    powers = [card_power(c, trump, led) for c in cards]
+    powers = [_power(c, trump, led) for c in cards]
     return max(range(len(cards)), key=powers.__getitem__)
 
 
@@ -173,6 +183,14 @@ def _card_list(cards: object, what: str) -> list[Card]:
     return as_cards(cast(CardsLike, cards), distinct=True, what=what)
 
 
+def _trick_list(cards: object) -> list[Card]:
+    """:func:`_card_list` of a trick: at most 4 cards."""
+    out = _card_list(cards, "trick")
+    if len(out) > 4:
+        raise InvalidStateError(f"a trick has at most 4 cards, got {len(out)}: '{' '.join(map(str, out))}'")
+    return out
+
+
 def trick_roem(cards: Sequence[Card] | str, trump: Suit | str, stuk: bool = True) -> int:
     """Roem of the cards of one trick: runs of 3/4 in one suit (natural order, also
     in trumps) 20/50; four jacks 200, four A/T/K/Q 100, four 7/8/9 0; with
@@ -187,10 +205,11 @@ def trick_roem(cards: Sequence[Card] | str, trump: Suit | str, stuk: bool = True
     >>> trick_roem("Qd Kd Jd", Suit.DIAMONDS)
     40
     """
-    cards = _card_list(cards, "trick")
-    trump = as_suit(trump)
-    if len(cards) > 4:
-        raise InvalidStateError(f"a trick has at most 4 cards, got {len(cards)}: '{' '.join(map(str, cards))}'")
+    return _roem(_trick_list(cards), as_suit(trump), stuk)
+
+
+def _roem(cards: Sequence[Card], trump: Suit, stuk: bool = True) -> int:
+    """:func:`trick_roem` of a checked trick."""
     roem = 0
     for suit in Suit:
         naturals = sorted(_natural(c.rank) for c in cards if c.suit == suit)
@@ -312,15 +331,26 @@ def legal_cards(
     >>> legal_cards("7h Jh 8c 9d", "Ac 7s", Suit.HEARTS)
     [Card('8c')]
     """
-    hand = _card_list(hand, "hand")
-    trick = _card_list(trick, "trick")
-    trump = as_suit(trump)
-    rules = _as_rules(rules)
-    if len(trick) > 3:
-        raise InvalidStateError(f"the trick '{' '.join(map(str, trick))}' is complete: no card can be played to it")
-    both = [c for c in hand if c in trick]
+    hand, trick = _hand_and_trick(hand, trick)
+    return _legal(hand, trick, as_suit(trump), _as_rules(rules))
+
+
+def _hand_and_trick(hand: object, trick: object) -> tuple[list[Card], list[Card]]:
+    """A hand and the trick it plays to, checked: distinct cards, a trick still
+    open (3 cards at most), no card in both."""
+    hand_cards, trick_cards = _card_list(hand, "hand"), _card_list(trick, "trick")
+    if len(trick_cards) > 3:
+        raise InvalidStateError(f"the trick '{' '.join(map(str, trick_cards))}' is complete: "
+                                "no card can be played to it")
+    both = [c for c in hand_cards if c in trick_cards]
     if both:
         raise InvalidStateError(f"{both[0]} is both in the hand and in the trick")
+    return hand_cards, trick_cards
+
+
+def _legal(hand: Sequence[Card], trick: Sequence[Card], trump: Suit, rules: Rules) -> list[Card]:
+    """:func:`legal_cards` of a checked hand, trick, trump and rules."""
+    hand = list(hand)
     if not trick:
         return hand
     led = trick[0].suit
@@ -339,7 +369,7 @@ def legal_cards(
     higher = [c for c in trumps if _trump_power(c, trump) > highest]
     if rules.variant == "rotterdam":
         return higher or trumps
-    partner_winning = len(trick) >= 2 and trick_winner(trick, trump) == len(trick) - 2
+    partner_winning = len(trick) >= 2 and _winner(trick, trump) == len(trick) - 2
     others = [c for c in hand if c.suit != trump]
     if partner_winning:
         if highest == 0:
@@ -357,12 +387,11 @@ def illegal_reason(
 ) -> str | None:
     """Why ``card`` may not be played (``None`` if it may); cards as text or Card objects."""
     card = as_card(card)
-    hand = _card_list(hand, "hand")
-    trick = _card_list(trick, "trick")
+    hand, trick = _hand_and_trick(hand, trick)
     trump = as_suit(trump)
     if card not in hand:
         return "the card is not in the hand"
-    legal = legal_cards(hand, trick, trump, rules)
+    legal = _legal(hand, trick, trump, _as_rules(rules))
     if card in legal:
         return None
     led = trick[0].suit

@@ -25,13 +25,13 @@ from .rules import (
     SEATS,
     STUK_ROEM,
     Rules,
+    _legal,
+    _points,
+    _roem,
+    _winner,
     as_suit,
-    card_points,
     illegal_reason,
-    legal_cards,
     seat_index,
-    trick_roem,
-    trick_winner,
 )
 
 __all__ = ["PlayState", "Trick", "HandResult"]
@@ -211,7 +211,7 @@ class PlayState:
         if self.is_over:
             return []
         hand = CardSet.from_mask(self._hands[self.to_move_index]).cards()
-        return legal_cards(hand, self._trick, self.trump, self.rules)
+        return _legal(hand, self._trick, self.trump, self.rules)
 
     # -- moves ----------------------------------------------------------------------
 
@@ -222,8 +222,8 @@ class PlayState:
         c = as_card(card)
         seat = self.to_move_index
         hand = CardSet.from_mask(self._hands[seat]).cards()
-        reason = illegal_reason(c, hand, self._trick, self.trump, self.rules)
-        if reason is not None:
+        if c not in _legal(hand, self._trick, self.trump, self.rules):     # then say why
+            reason = illegal_reason(c, hand, self._trick, self.trump, self.rules)
             raise IllegalActionError(
                 f"{SEATS[seat]} may not play {c}: {reason} "
                 f"(hand {' '.join(map(str, hand))}; trick {' '.join(map(str, self._trick)) or 'empty'}; "
@@ -245,11 +245,11 @@ class PlayState:
         if len(trick) < 4:
             put(new, "_trick", trick)
         else:
-            winner = (self._trick_leader + trick_winner(trick, self.trump)) % 4
-            taken = sum(card_points(x, self.trump) for x in trick)
+            winner = (self._trick_leader + _winner(trick, self.trump)) % 4
+            taken = sum(_points(x, self.trump) for x in trick)
             if len(self._tricks) == 7:
                 taken += LAST_TRICK_BONUS
-            bonus = trick_roem(trick, self.trump, stuk=self.rules.stuk == "trick")
+            bonus = _roem(trick, self.trump, stuk=self.rules.stuk == "trick")
             points[winner % 2] += taken + bonus
             roem[winner % 2] += bonus
             put(new, "_tricks", self._tricks + (Trick(self._trick_leader, trick, winner, taken, bonus),))

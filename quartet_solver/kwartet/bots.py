@@ -19,11 +19,12 @@ import random as _random
 from collections.abc import Iterable
 from typing import Any, Union
 
+from ..cards import check_seed
 from ..errors import InvalidStateError
 from .decks import Deck
 from .game import Asked, Drew, Event, Game, Laid, Revealed
 from .knowledge import Knowledge
-from .rules import Rules, check_count, check_seed
+from .rules import Rules, check_count
 
 __all__ = ["Bot", "View", "NoviceBot", "MemoryBot", "InferenceBot", "Action", "play"]
 
@@ -310,28 +311,12 @@ class InferenceBot(MemoryBot):
         return [(self.hit_probability(probs, t, c), t, c) for t in v.targets() for c in cards]
 
 
-def check_max_asks(max_asks: object) -> int:
-    """``max_asks`` of :func:`play` and :func:`~.simulate.simulate`, checked: an
-    int >= 0, else :class:`~quartet_solver.errors.InvalidStateError`.
-
-    >>> check_max_asks(0)
-    0
-    >>> check_max_asks(-1)
-    Traceback (most recent call last):
-    ...
-    quartet_solver.errors.InvalidStateError: max_asks must be an int >= 0, got -1
-    """
-    if isinstance(max_asks, bool) or not isinstance(max_asks, int) or max_asks < 0:
-        raise InvalidStateError(f"max_asks must be an int >= 0, got {max_asks!r}")
-    return max_asks
-
-
 def play(game: Game, bots: list[Bot], max_asks: int = 100_000) -> Game:
     """Play ``game`` to the end with one bot per seat; returns the game.
 
     Stops (leaving the game unfinished) after ``max_asks`` asks (an int >= 0).
     """
-    check_max_asks(max_asks)
+    max_asks = check_count(max_asks, "max_asks")
     if not isinstance(game, Game):
         raise InvalidStateError(f"game must be a kwartet.Game, got {game!r}")
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):

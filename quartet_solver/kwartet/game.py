@@ -31,9 +31,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
+from ..cards import check_seed
 from ..errors import IllegalActionError, InvalidStateError
 from .decks import CardLike, Deck
-from .rules import Rules, check_players, check_seed
+from .rules import Rules, check_players
 
 __all__ = ["Game", "Dealt", "Laid", "Asked", "Drew", "Revealed", "Event", "QUARTET_BITS"]
 

@@ -148,22 +148,3 @@ def check_count(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
         raise InvalidStateError(f"{what} must be an int >= 0, got {value!r}")
     return int(value)
-
-
-def check_seed(seed: object) -> int | str | None:
-    """Validate a random seed: ``None``, an int (numpy integers accepted, bools not,
-    returned as an int) or a string.  Other values would either crash
-    :class:`random.Random` or (a NaN) seed it differently in every run.
-
-    >>> check_seed("abc"), check_seed(7)
-    ('abc', 7)
-    >>> check_seed(1.5)
-    Traceback (most recent call last):
-    ...
-    quartet_solver.errors.InvalidStateError: seed must be an int, a string or None, got 1.5
-    """
-    if seed is None or isinstance(seed, str):
-        return seed
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")
-    return int(seed)

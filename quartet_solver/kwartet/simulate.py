@@ -27,10 +27,10 @@ import numpy as np
 
 from .. import _core
 from ..errors import InvalidStateError
-from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, check_bots, check_max_asks, play
+from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, check_bots, play
 from .decks import Deck
 from .game import Game
-from .rules import Rules, check_players
+from .rules import Rules, check_count, check_players
 
 __all__ = ["simulate", "SimulationResult", "BotStats", "BOTS", "make_bot", "wilson"]
 
@@ -194,7 +194,7 @@ def simulate(
         raise InvalidStateError(f"games must be a positive int, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidStateError(f"seed must be an int >= 0, got {seed!r}")
-    check_max_asks(max_asks)
+    max_asks = check_count(max_asks, "max_asks")
     deck = Deck.themed() if deck is None else deck
     if not isinstance(deck, Deck):
         raise InvalidStateError(f"deck must be a kwartet.Deck, got {deck!r}")
@@ -213,8 +213,7 @@ def simulate(
         b = make_bot(spec, seed=seed * 1009 + i)
         instances.append(b)
         names.append(b.name)
-    if len({id(b) for b in instances}) != n:
-        raise InvalidStateError("each seat needs its own bot instance")
+    check_bots(instances)
     try:
         quartets = np.zeros((games, n), dtype=np.int32)  # by bot index
         last = np.full((games, n), -1, dtype=np.int32)

@@ -24,7 +24,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..cards import Card, CardSet, CardsLike, Deck, format_cards
+from ..cards import Card, CardSet, CardsLike, Deck, check_seed, format_cards
 from ..errors import InvalidStateError
 from .hands import DECK32_MASK, Kickers, card_mask, hands_of, mask_cards
 
@@ -96,12 +96,7 @@ class Deal:
         """A uniformly random deal of ``5k`` cards; deterministic for a given seed
         (an int, numpy integers too, or a string)."""
         k = _check_k(k)
-        if isinstance(seed, np.integer):
-            seed = int(seed)
-        elif seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-            # a float NaN would seed from its id: a different deal in every process
-            raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")
-        chosen = _random.Random(seed).sample(range(32), 5 * k)
+        chosen = _random.Random(check_seed(seed)).sample(range(32), 5 * k)
         return cls(sum(1 << i for i in chosen))
 
     @property
