@@ -297,10 +297,10 @@ _E = TypeVar("_E", bound=enum.IntEnum)
 
 
 def _checked_enum(enum_type: type[_E], value: object, what: str) -> _E:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise NotationError(f"{what} must be a {enum_type.__name__} or int, got {value!r}")
     try:
-        return enum_type(value)
+        return enum_type(int(value))
     except ValueError:
         raise NotationError(f"no {what} with value {value!r}") from None
 
@@ -393,6 +393,19 @@ def as_card(card: str | Card) -> Card:
     if isinstance(card, str):
         return Card.parse(card)
     raise NotationError(f"not a card: {card!r}")
+
+
+def as_int(value: object) -> int | None:
+    """``value`` as an int when it is an integer (Python's or numpy's; not a
+    bool), else None: how the library's checks read seats, counts and indices.
+
+    >>> import numpy as np
+    >>> as_int(np.int64(3)), as_int(True), as_int(3.0), as_int("3")
+    (3, None, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
 
 
 def check_seed(seed: object) -> int | str | None:

@@ -604,6 +604,30 @@ def test_bad_limits_and_table_sizes_are_refused():
     assert solve(st, node_limit=1).exact is False and solve(st, time_limit=0).exact is False
 
 
+def test_numpy_integers_are_limits_targets_and_sizes():
+    """numpy numbers (what arrays hold) are accepted wherever an int or a number
+    of seconds is, with the same results as plain ones."""
+    import numpy as np
+
+    from quartet_solver.klaverjas import analyse_bid, dd_table
+
+    st = PlayState(Deal.random(seed=21), trump="d", declarer="E", leader="S")
+    exact = solve(st, pv=False)
+    assert solve(st, pv=False, tt_bits=np.int64(DEFAULT_TT_BITS)).card_values == exact.card_values
+    assert solve(st, pv=False, node_limit=np.int64(10 ** 9), time_limit=np.int32(3600)).card_values == \
+        exact.card_values
+    assert solve(st, node_limit=np.uint8(1)).exact is False
+    assert reaches(st, np.int64(exact.value)) and not reaches(st, np.int16(exact.value + 1))
+    table = dd_table(st.deal, "S", Rules())
+    assert table.net("d", np.int64(1)) == table.net("d", "EW") == exact.value
+    for bad in (np.float64(2.0), np.bool_(True)):
+        with pytest.raises(InvalidStateError, match="target must be an int"):
+            reaches(st, bad)
+    hand = "Jh 9h Ah Th As Ks Ad 7c"
+    assert analyse_bid(hand, samples=np.int64(3), seed=1, processes=np.int8(1)).stats == \
+        analyse_bid(hand, samples=3, seed=1, processes=1).stats
+
+
 def test_finished_hand_and_result_object():
     st = PlayState(Deal.random(seed=2), trump="c", declarer="N", leader="E")
     while len(st.tricks) < 7:

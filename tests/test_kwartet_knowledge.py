@@ -11,7 +11,7 @@ import pytest
 from kwartet_bruteforce import brute_posterior
 from quartet_solver.errors import IllegalActionError, InvalidStateError, QuartetError
 from quartet_solver.kwartet import PILE, Deck, Game, Knowledge, MemoryBot, NoviceBot, Rules
-from quartet_solver.kwartet.game import Asked
+from quartet_solver.kwartet.game import Asked, Revealed
 
 
 def _random_prefix(deck, players, seed, rules=None, bots="novice"):
@@ -292,3 +292,59 @@ def test_from_log_and_from_game_check_their_arguments():
             Knowledge.from_game(g, bad)  # type: ignore[arg-type]
     with pytest.raises(InvalidStateError, match="game must be a kwartet.Game"):
         Knowledge.from_game(None, 0)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_seats_cards_and_masks():
+    """numpy integers (what arrays hold) are accepted wherever an int is, and come
+    out as plain ints: the same inference as with ints."""
+    deck = Deck.themed()
+    g = Game(deck, np.int64(3), seed=5, dealer=np.int32(2))
+    assert type(g.players) is int and type(g.dealer) is int
+    assert (g.players, g.dealer) == (3, 2)
+    k = Knowledge.from_game(g, np.int64(1))
+    ref = Knowledge.from_game(g, 1)
+    assert type(k.me) is int and np.array_equal(k.probabilities(), ref.probabilities())
+    hand = g.initial_hands[0]
+    by_mask = Knowledge(deck, np.int8(3), np.int16(0), np.uint64(hand), dealer=2)
+    assert by_mask.count() == Knowledge(deck, 3, 0, hand, dealer=2).count()
+    # events with numpy seats and card indices
+    a = Knowledge(deck, 3, 0, hand, dealer=2)
+    b = Knowledge(deck, 3, 0, hand, dealer=2)
+    c = next(c for c in range(len(deck)) if not hand >> c & 1 and hand >> (4 * (c // 4)) & 0xF)
+    a.ask(0, 1, c, False)
+    b.ask(np.int64(0), np.int8(1), np.int32(c), False)
+    assert a.events == b.events and a.count() == b.count()
+    assert deck.card(np.int64(3)) == 3 and type(deck.card(np.int64(3))) is int
+    assert deck.quartet(np.uint8(1)) == 1 and Deck.themed(np.int64(40)) == Deck.themed(40)
+    assert Rules(memory=np.int64(4)) == Rules(memory=4) and type(Rules(memory=np.int64(4)).memory) is int
+    for bad in (np.float64(1.0), True, "1"):
+        with pytest.raises(InvalidStateError, match="me must be a seat"):
+            Knowledge(deck, 3, bad, hand)  # type: ignore[arg-type]
+
+
+def test_variant_events_are_checked_against_the_rules():
+    """With the rules known, a reveal needs memory cards and a draw a draw pile;
+    the refused event changes nothing.  Without rules both are accepted (the
+    variant is unknown)."""
+    deck = Deck.standard("AKQJ")
+    g = Game(deck, 3, seed=2, rules=Rules())          # 16 cards to 3: one aside
+    hand = g.initial_hands[0]
+    k = Knowledge(deck, 3, 0, hand, rules=Rules())
+    assert k.pile_size == 1
+    before = (k.count(), k.probabilities().copy())
+    outside = next(c for c in range(16) if not hand >> c & 1)
+    with pytest.raises(InvalidStateError, match="no memory cards"):
+        k.reveal(1, outside)
+    with pytest.raises(InvalidStateError, match="no draw pile"):
+        k.draw(0, outside)
+    assert k.events == [] and k.count() == before[0] and np.array_equal(k.probabilities(), before[1])
+    with pytest.raises(InvalidStateError, match="no memory cards"):
+        Knowledge.from_log(deck, [g.log[0], Revealed(1, outside)], 0, hand, rules=Rules())
+    # the variant unknown: the reveal is taken (the card was aside)
+    free = Knowledge(deck, 3, 0, hand)
+    free.reveal(1, outside)
+    assert free.events == [Revealed(1, outside)]
+    # in a memory game the game's own reveals replay
+    m = Game(deck, 3, seed=2, rules=Rules(memory=4))
+    m.reveal(0)
+    assert Knowledge.from_game(m, 1).events[-1] == m.log[-1]

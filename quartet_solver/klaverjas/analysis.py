@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
-from ..cards import CardSet, CardsLike, Deck, Suit
+from ..cards import CardSet, CardsLike, Deck, Suit, as_int
 from ..errors import InvalidStateError
 from .dd import _check_dd_rules, _deal_value_pit, _solve_deal_line, solve_deal
 from .deal import Deal
@@ -45,8 +45,9 @@ def _deal(deal: Deal | str) -> Deal:
 def _team(team: str | int) -> int:
     if isinstance(team, str) and team.upper() in TEAMS:
         return TEAMS.index(team.upper())
-    if isinstance(team, int) and not isinstance(team, bool) and team in (0, 1):
-        return team
+    seat = as_int(team)
+    if seat is not None and seat in (0, 1):
+        return seat
     raise InvalidStateError(f"team must be 'NS' or 'EW', got {team!r}")
 
 
@@ -337,10 +338,12 @@ def analyse_bid(
     cards = CardSet(hand)
     if len(cards) != 8 or cards - Deck.piquet():
         raise InvalidStateError(f"a Klaverjas hand has 8 cards of the 32-card deck, got '{cards}'")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+    n_samples, n_processes = as_int(samples), as_int(processes)
+    if n_samples is None or n_samples < 1:
         raise InvalidStateError(f"samples must be a positive int, got {samples!r}")
-    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
+    if processes is not None and (n_processes is None or n_processes < 1):
         raise InvalidStateError(f"processes must be a positive int or None, got {processes!r}")
+    samples, processes = n_samples, n_processes
     rules = _rules(rules)
     s, d = seat_index(seat), seat_index(dealer)
     leader = (d + 1) % 4

@@ -97,12 +97,13 @@ game use null-window tests.
 
 from __future__ import annotations
 
+import numbers
 import threading
 import time
 from dataclasses import dataclass, field
 
 from .._core import KlaverjasKernel
-from ..cards import Card, Rank, Suit
+from ..cards import Card, Rank, Suit, as_int
 from ..errors import InvalidStateError
 from .deal import Deal
 from .rules import SEATS, Rules, seat_index, trick_winner
@@ -122,9 +123,11 @@ def _kernel(tt_bits: int) -> KlaverjasKernel:
     """This thread's kernel with a table of ``2 ** tt_bits`` entries (made on
     first use)."""
     # checked before the look-up: 18.0 would find the kernel of 18
-    if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 4 <= tt_bits <= 30:
+    bits = as_int(tt_bits)
+    if bits is None or not 4 <= bits <= 30:
         raise InvalidStateError(f"tt_bits must be an int in 4..30 (a table of 2 ** tt_bits entries), "
                                 f"got {tt_bits!r}")
+    tt_bits = bits
     kernels = getattr(_LOCAL, "kernels", None)
     if kernels is None:
         kernels = _LOCAL.kernels = {}
@@ -143,11 +146,10 @@ def _check_limits(node_limit: object, time_limit: object) -> None:
     ...
     quartet_solver.errors.InvalidStateError: node_limit must be a positive int or None, got -1
     """
-    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
-                                   or node_limit < 1):
+    if node_limit is not None and (as_int(node_limit) or 0) < 1:
         raise InvalidStateError(f"node_limit must be a positive int or None, got {node_limit!r}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not 0 <= time_limit < float("inf")):
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
+                                   or not 0 <= float(time_limit) < float("inf")):
         raise InvalidStateError(f"time_limit must be a number of seconds >= 0 or None, got {time_limit!r}")
 
 
@@ -381,8 +383,10 @@ def reaches(state: PlayState, target: int, *, tt_bits: int = DEFAULT_TT_BITS) ->
     """
     if not isinstance(state, PlayState):
         raise InvalidStateError(f"reaches() needs a PlayState, got {type(state).__name__}")
-    if isinstance(target, bool) or not isinstance(target, int):
+    goal = as_int(target)
+    if goal is None:
         raise InvalidStateError(f"target must be an int (a net score), got {target!r}")
+    target = goal
     if state.is_over:
         return state.result().net >= target
     kernel = _kernel(tt_bits)

@@ -177,7 +177,7 @@ class Deck:
         else:
             parsed = []
             for r in ranks:
-                if isinstance(r, bool) or not isinstance(r, int) or not 0 <= int(r) <= 12:
+                if isinstance(r, bool) or not isinstance(r, numbers.Integral) or not 0 <= int(r) <= 12:
                     raise NotationError(f"not a rank: {r!r}")
                 if Rank(int(r)) in parsed:  # stops an endless iterable too
                     raise NotationError(f"repeated rank {Rank(int(r)).char!r} in {ranks!r}")
@@ -200,7 +200,8 @@ class Deck:
         >>> [len(Deck.themed(n)) for n in ("classic", "nature", "world")]
         [32, 40, 48]
         """
-        if isinstance(name, int) and not isinstance(name, bool):
+        if isinstance(name, numbers.Integral) and not isinstance(name, bool):
+            name = int(name)
             by_size = {len(v) * 4: k for k, v in THEMED_DECKS.items()}
             if name not in by_size:
                 raise InvalidStateError(f"no built-in themed deck of {name} cards (have {sorted(by_size)})")
@@ -366,10 +367,10 @@ class Deck:
         n = len(self._names)
         if isinstance(card, bool):
             raise NotationError(f"not a card: {card!r}")
-        if isinstance(card, int):
+        if isinstance(card, numbers.Integral):
             if not 0 <= card < n:
                 raise NotationError(f"card index {card} out of range 0..{n - 1} of deck {self._name!r}")
-            return card
+            return int(card)
         if isinstance(card, Card):
             if self._standard is None:
                 raise NotationError(f"card {str(card)!r} is a playing card; deck {self._name!r} is themed")
@@ -404,12 +405,12 @@ class Deck:
         """
         if isinstance(quartet, bool):
             raise NotationError(f"not a quartet: {quartet!r}")
-        if isinstance(quartet, int):
+        if isinstance(quartet, numbers.Integral):
             if not 0 <= quartet < len(self._quartets):
                 raise NotationError(
                     f"quartet index {quartet} out of range 0..{len(self._quartets) - 1} of deck {self._name!r}"
                 )
-            return quartet
+            return int(quartet)
         if not isinstance(quartet, str):
             raise NotationError(f"not a quartet: {quartet!r}")
         if self._standard is not None:

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-from ..cards import check_seed
+from ..cards import as_int, check_seed
 from ..errors import IllegalActionError, InvalidStateError
 from .decks import CardLike, Deck
 from .rules import Rules, check_players
@@ -125,15 +125,17 @@ class Game:
     ) -> None:
         if not isinstance(deck, Deck):
             raise InvalidStateError(f"deck must be a kwartet.Deck, got {deck!r}")
-        check_players(players)
+        players = check_players(players)
         seed = check_seed(seed)
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise InvalidStateError(f"rules must be a kwartet.Rules, got {rules!r}")
         if dealer is None:
             dealer = players - 1
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        d = as_int(dealer)
+        if d is None or not 0 <= d < players:
             raise InvalidStateError(f"dealer must be a seat in 0..{players - 1}, got {dealer!r}")
+        dealer = d
         self.deck = deck
         self.players = players
         self.rules = rules
@@ -355,8 +357,10 @@ class Game:
         p = self._turn
         c = self.deck.card(card)
         name = self.deck.full_name(c)
-        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < self.players:
+        t = as_int(target)
+        if t is None or not 0 <= t < self.players:
             raise IllegalActionError(f"player {p} asks {target!r} for {name!r}: no such player (0..{self.players - 1})")
+        target = t
         hand = self._hands[p]
         if target == p:
             raise IllegalActionError(f"player {p} cannot ask themselves for {name!r}")
@@ -402,8 +406,10 @@ class Game:
                 f"player {self._turn} cannot reveal a middle card (memory={self.rules.memory}, "
                 f"middle={len(self._pile)}, over={self._over})"
             )
-        if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < len(self._pile):
+        at = as_int(position)
+        if at is None or not 0 <= at < len(self._pile):
             raise IllegalActionError(f"no middle card at position {position!r} (0..{len(self._pile) - 1})")
+        position = at
         p = self._turn
         c = self._pile.pop(position)
         self._hands[p] |= 1 << c
@@ -473,9 +479,10 @@ class Game:
         return Drew(ev.player) if isinstance(ev, Drew) else ev
 
     def _seat(self, player: int) -> int:
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
+        p = as_int(player)
+        if p is None or not 0 <= p < self.players:
             raise InvalidStateError(f"no player {player!r} (seats 0..{self.players - 1})")
-        return player
+        return p
 
     def _lay_all(self, p: int) -> None:
         hand = self._hands[p]

@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from ..cards import as_int
 from ..errors import IllegalActionError, InvalidStateError, SolverError
 from .decks import CardLike, Deck, QuartetLike
 from .game import Asked, Dealt, Drew, Event, Game, Laid, Revealed
@@ -77,6 +78,10 @@ class Knowledge:
     :meth:`ask`, :meth:`lay`, :meth:`reveal`, :meth:`draw` (or :meth:`apply`),
     then query :meth:`probability`, :meth:`probabilities`, :meth:`count`,
     :meth:`certain`.  Locations are seats ``0 .. players - 1`` and :data:`PILE`.
+
+    With ``rules`` given (as :meth:`from_game` does), the variant's own events
+    are refused in other games: a reveal without memory cards, a draw without a
+    draw pile.  Without them the variant is unknown and both are accepted.
     """
 
     def __init__(
@@ -93,9 +98,14 @@ class Knowledge:
     ) -> None:
         if not isinstance(deck, Deck):
             raise InvalidStateError(f"deck must be a kwartet.Deck, got {deck!r}")
-        check_players(players)
-        if isinstance(me, bool) or not isinstance(me, int) or not 0 <= me < players:
+        players = check_players(players)
+        seat = as_int(me)
+        if seat is None or not 0 <= seat < players:
             raise InvalidStateError(f"me must be a seat in 0..{players - 1}, got {me!r}")
+        me = seat
+        # the variant's events (reveal, draw) are checked against rules given;
+        # without them the variant is unknown and both are accepted
+        self._variant = rules
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise InvalidStateError(f"rules must be a kwartet.Rules, got {rules!r}")
@@ -115,7 +125,13 @@ class Knowledge:
                 raise InvalidStateError(
                     f"hand sizes {sizes} and pile {pile_size} do not add up to the {len(deck)} cards of the deck"
                 )
-        hmask = hand if isinstance(hand, int) and not isinstance(hand, bool) else deck.mask(hand) if hand else 0
+        as_mask = as_int(hand)
+        if as_mask is not None:
+            hmask = as_mask
+        elif isinstance(hand, bool):
+            raise InvalidStateError(f"hand must be cards or a card mask, got {hand!r}")
+        else:
+            hmask = deck.mask(hand) if hand else 0
         if not 0 <= hmask <= deck.full_mask:
             raise InvalidStateError(f"hand mask {hand!r} outside the deck")
         if hmask.bit_count() != sizes[me]:
@@ -158,24 +174,28 @@ class Knowledge:
         """The knowledge of seat ``me`` after everything that happened in ``game``."""
         if not isinstance(game, Game):
             raise InvalidStateError(f"game must be a kwartet.Game, got {game!r}")
-        if isinstance(me, bool) or not isinstance(me, int) or not 0 <= me < game.players:
+        seat = as_int(me)
+        if seat is None or not 0 <= seat < game.players:
             raise InvalidStateError(f"me must be a seat in 0..{game.players - 1}, got {me!r}")
+        me = seat
         k = cls(game.deck, game.players, me, game.initial_hands[me], rules=game.rules, dealer=game.dealer)
         for ev in game.private_log(me)[1:]:
             k.apply(ev)
         return k
 
     @classmethod
-    def from_log(cls, deck: Deck, log: Iterable[Event], me: int, hand: str | Iterable[CardLike] | int) -> Knowledge:
+    def from_log(cls, deck: Deck, log: Iterable[Event], me: int, hand: str | Iterable[CardLike] | int,
+                 *, rules: Rules | None = None) -> Knowledge:
         """Replay a public log (starting with its :class:`~.game.Dealt` event) for seat ``me``
-        whose dealt hand was ``hand``."""
+        whose dealt hand was ``hand``; with ``rules``, reveals and draws are checked
+        against the variant (see :class:`Knowledge`)."""
         if isinstance(log, (str, bytes)) or not isinstance(log, Iterable):
             raise InvalidStateError(f"a Kwartet log must be a list of events, got {log!r}")
         events = list(log)
         if not events or not isinstance(events[0], Dealt):
             raise InvalidStateError("a Kwartet log starts with the Dealt event")
         d = events[0]
-        k = cls(deck, len(d.hand_sizes), me, hand, hand_sizes=d.hand_sizes, pile=d.pile)
+        k = cls(deck, len(d.hand_sizes), me, hand, rules=rules, hand_sizes=d.hand_sizes, pile=d.pile)
         for ev in events[1:]:
             k.apply(ev)
         return k
@@ -198,9 +218,10 @@ class Knowledge:
     # -- events --------------------------------------------------------------------------
 
     def _seat(self, p: object, what: str) -> int:
-        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < self.players:
+        seat = as_int(p)
+        if seat is None or not 0 <= seat < self.players:
             raise InvalidStateError(f"{what} must be a seat in 0..{self.players - 1}, got {p!r}")
-        return p
+        return seat
 
     def _fail(self, message: str) -> None:
         raise InvalidStateError(f"{message} (inconsistent with what player {self.me} knows)")
@@ -362,12 +383,18 @@ class Knowledge:
         """Memory Kwartet: ``player`` turned up ``card`` from the middle (the pile) and took it."""
         p = self._seat(player, "player")
         c = self.deck.card(card)
+        if self._variant is not None and not self._variant.memory:
+            raise InvalidStateError(f"player {p} reveals a middle card, but the rules have no memory "
+                                    f"cards ({self._variant!r})")
         self._take_from_pile(p, c, Revealed(p, c), "revealed", "middle")
 
     def draw(self, player: int, card: CardLike | None = None) -> None:
         """Draw-pile hybrid: ``player`` drew from the pile.  Only the observer's own draws
         (with ``card``) are covered exactly; an unseen draw raises ``InvalidStateError``."""
         p = self._seat(player, "player")
+        if self._variant is not None and not self._variant.draw_pile:
+            raise InvalidStateError(f"player {p} draws from the pile, but the rules have no draw pile "
+                                    f"({self._variant!r})")
         if p != self.me or card is None:
             self._broken = f"player {p} drew an unseen card"
             raise InvalidStateError(

@@ -58,8 +58,9 @@ class Rules:
             raise InvalidStateError(f"bonus_turn must be a bool, got {self.bonus_turn!r}")
         for name in ("draw_pile", "memory"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or int(v) < 0:
                 raise InvalidStateError(f"{name} must be an int >= 0, got {v!r}")
+            object.__setattr__(self, name, int(v))
         if self.draw_pile and self.memory:
             raise InvalidStateError(
                 f"draw_pile and memory are exclusive variants, got draw_pile={self.draw_pile}, memory={self.memory}"
@@ -130,9 +131,10 @@ class Rules:
 
 def check_players(players: object) -> int:
     """Validate a player count (3..6)."""
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if (isinstance(players, bool) or not isinstance(players, numbers.Integral)
+            or not MIN_PLAYERS <= int(players) <= MAX_PLAYERS):
         raise InvalidStateError(f"Kwartet is for {MIN_PLAYERS}-{MAX_PLAYERS} players, got {players!r}")
-    return players
+    return int(players)
 
 
 def check_count(value: object, what: str) -> int:
