@@ -193,9 +193,10 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card with dense index ``index`` (``0..51``)."""
-        if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not 0 <= index < 52:
+        i = as_int(index)
+        if i is None or not 0 <= i < 52:
             raise InvalidStateError(f"card index must be an int in 0..51, got {index!r}")
-        return cls._ALL[int(index)]
+        return cls._ALL[i]
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -297,10 +298,11 @@ _E = TypeVar("_E", bound=enum.IntEnum)
 
 
 def _checked_enum(enum_type: type[_E], value: object, what: str) -> _E:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    i = as_int(value)
+    if i is None:
         raise NotationError(f"{what} must be a {enum_type.__name__} or int, got {value!r}")
     try:
-        return enum_type(int(value))
+        return enum_type(i)
     except ValueError:
         raise NotationError(f"no {what} with value {value!r}") from None
 
@@ -423,25 +425,20 @@ def check_seed(seed: object) -> int | str | None:
     """
     if seed is None or isinstance(seed, str):
         return seed
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+    value = as_int(seed)
+    if value is None:
         raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")
-    return int(seed)
+    return value
 
 
-def format_cards(cards: Iterable[Card], sep: str = " ") -> str:
+def format_cards(cards: CardsLike, sep: str = " ") -> str:
     """Canonical text of a sequence of cards (Card objects or card text), in the
     given order.
 
     >>> format_cards([Card("Ah"), Card("7c")])
     'Ah 7c'
     """
-    if isinstance(cards, str):
-        return sep.join(str(c) for c in parse_cards(cards, allow_empty=True))
-    try:
-        items = list(cards)
-    except TypeError:
-        raise NotationError(f"format_cards takes a sequence of cards, got {cards!r}") from None
-    return sep.join(str(as_card(c)) for c in items)
+    return sep.join(str(c) for c in as_cards(cards))
 
 
 class CardSet:
@@ -478,10 +475,11 @@ class CardSet:
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         """The set whose bit ``i`` is set for every card index ``i``."""
-        if isinstance(mask, bool) or not isinstance(mask, numbers.Integral) or not 0 <= mask < (1 << 52):
+        m = as_int(mask)
+        if m is None or not 0 <= m < (1 << 52):
             raise InvalidStateError(f"card mask must be an int in [0, 2**52), got {mask!r}")
         result = object.__new__(cls)
-        object.__setattr__(result, "_mask", int(mask))
+        object.__setattr__(result, "_mask", m)
         return result
 
     @classmethod

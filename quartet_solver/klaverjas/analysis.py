@@ -24,7 +24,7 @@ from ..cards import CardSet, CardsLike, Deck, Suit, as_int
 from ..errors import InvalidStateError
 from .dd import _check_dd_rules, _deal_value_pit, _solve_deal_line, solve_deal
 from .deal import Deal
-from .rules import SEATS, Rules, seat_index
+from .rules import SEATS, Rules, as_suit, seat_index
 from .state import PlayState
 
 __all__ = ["DDTable", "Par", "BidAnalysis", "TrumpStats", "dd_table", "par", "analyse_bid"]
@@ -35,7 +35,7 @@ _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 def _rules(rules: Rules | str) -> Rules:
     """The rules of an analysis, checked for the solver before any work starts."""
-    return _check_dd_rules(rules if isinstance(rules, Rules) else Rules.named(rules))
+    return _check_dd_rules(Rules.named(rules))
 
 
 def _deal(deal: Deal | str) -> Deal:
@@ -63,7 +63,7 @@ class DDTable:
 
     def net(self, trump: str | Suit, team: str | int) -> int:
         """Net value when ``team`` plays with ``trump``."""
-        suit = trump if isinstance(trump, Suit) else Suit.parse(trump)
+        suit = as_suit(trump)
         return self.entries[(suit.char, TEAMS[_team(team)])][0]
 
     def to_dict(self) -> dict[str, object]:

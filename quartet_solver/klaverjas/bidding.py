@@ -46,7 +46,7 @@ class BiddingState:
         quartet_solver.errors.IllegalActionError: bid 1 is by W, but E is to bid (dealer N)
         """
         object.__setattr__(self, "dealer", seat_index(dealer))
-        object.__setattr__(self, "rules", rules if isinstance(rules, Rules) else Rules.named(rules))
+        object.__setattr__(self, "rules", Rules.named(rules))
         object.__setattr__(self, "bids", ())
         try:
             entries = list(bids)

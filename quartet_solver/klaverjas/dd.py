@@ -106,7 +106,7 @@ from .._core import KlaverjasKernel
 from ..cards import Card, Rank, Suit, as_int
 from ..errors import InvalidStateError
 from .deal import Deal
-from .rules import SEATS, Rules, seat_index, trick_winner
+from .rules import SEATS, Rules, as_suit, seat_index, trick_winner
 from .state import PlayState
 
 __all__ = ["DDResult", "solve", "solve_deal", "reaches", "is_made", "DEFAULT_TT_BITS"]
@@ -173,10 +173,6 @@ def _check_dd_rules(rules: Rules) -> Rules:
         raise InvalidStateError(f"the double-dummy solver takes a pit of at most {MAX_DD_PIT:,} "
                                 f"(its tables hold 16-bit scores), got pit={rules.pit}")
     return rules
-
-
-def _suit(value: str | Suit) -> Suit:
-    return value if isinstance(value, Suit) else Suit.parse(value)
 
 
 def _stuk_seat(deal: Deal, trump: Suit, rules: Rules) -> int:
@@ -429,9 +425,9 @@ def solve_deal(
     True
     """
     deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
-    rules = rules if isinstance(rules, Rules) else Rules.named(rules)
+    rules = Rules.named(rules)
     kernel = _kernel(tt_bits)
-    return _solve_masks(kernel, tuple(h.mask >> 20 for h in deal.hands), int(_suit(trump)),
+    return _solve_masks(kernel, tuple(h.mask >> 20 for h in deal.hands), int(as_suit(trump)),
                         seat_index(declarer), seat_index(leader), rules)
 
 

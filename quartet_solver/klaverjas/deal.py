@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import numbers
 from dataclasses import dataclass
 
-from ..cards import Card, CardSet, CardsLike, Deck, Rank, Suit
+from ..cards import Card, CardSet, CardsLike, Deck, Rank, Suit, as_int
 from ..errors import InvalidStateError, NotationError
 from .rules import SEATS, seat_index
 
@@ -105,9 +104,10 @@ class Deal:
         """Hand ``hand_no`` (1..16) of the daily game of ``date``: everybody gets the
         same 16 deals on a calendar date (derived from the date with SHA-256)."""
         date = _date_value(date)
-        if isinstance(hand_no, bool) or not isinstance(hand_no, numbers.Integral) or not 1 <= hand_no <= 16:
+        number = as_int(hand_no)  # a numpy integer: the same text, the same deal
+        if number is None or not 1 <= number <= 16:
             raise InvalidStateError(f"hand_no must be 1..16, got {hand_no!r}")
-        hand_no = int(hand_no)  # a numpy integer: the same text, the same deal
+        hand_no = number
         digest = hashlib.sha256(f"klaverjas-daily:{date.isoformat()}:{hand_no}".encode()).digest()
         return cls.random(int.from_bytes(digest[:8], "big"))
 

@@ -9,11 +9,10 @@
 from __future__ import annotations
 
 import datetime as _dt
-import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..cards import check_seed
+from ..cards import as_int, check_seed
 from ..errors import IllegalActionError, InvalidStateError, NotationError
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView
@@ -112,10 +111,11 @@ def play_hand(bots: Sequence[Bot], deal: Deal | str, dealer: str | int, rules: R
     PBN text, ``rules`` a Rules or a preset name, ``number`` the hand's number (>= 1)."""
     bots = _check_bots(bots, "hand")
     deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
-    rules = rules if isinstance(rules, Rules) else Rules.named(rules)
-    if isinstance(number, bool) or not isinstance(number, numbers.Integral) or number < 1:
+    rules = Rules.named(rules)
+    n = as_int(number)
+    if n is None or n < 1:
         raise InvalidStateError(f"hand number must be an int >= 1, got {number!r}")
-    number = int(number)
+    number = n
     bidding = BiddingState(dealer, rules)
     while not bidding.is_over:
         seat = SEATS.index(bidding.to_move)
@@ -167,16 +167,16 @@ class Match:
         seed = check_seed(seed)  # a float or a list would be read as its text
         if date is not None:
             date = _date_value(date)  # a bad date fails here, not at the first hand
-        count: object = hands  # numpy integers too
-        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or not 1 <= int(count) <= 16:
+        count = as_int(hands)  # numpy integers too
+        if count is None or not 1 <= count <= 16:
             raise InvalidStateError(f"hands must be 1..16, got {hands!r}")
         try:
             dealer = seat_index(first_dealer)
         except NotationError:
             raise InvalidStateError(f"unknown first dealer {first_dealer!r}") from None
         self.bots = seated
-        self.seed, self.date, self.hands = seed, date, int(count)
-        self.rules = rules if isinstance(rules, Rules) else Rules.named(rules)
+        self.seed, self.date, self.hands = seed, date, count
+        self.rules = Rules.named(rules)
         self.first_dealer = dealer
         self.records: list[HandRecord] = []
 

@@ -13,12 +13,11 @@ partners sit opposite: N/S against E/W.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal, cast
 
-from ..cards import Card, CardsLike, Rank, Suit, as_card, as_cards
+from ..cards import Card, CardsLike, Rank, Suit, as_card, as_cards, as_int
 from ..errors import InvalidStateError, NotationError
 
 __all__ = [
@@ -73,9 +72,10 @@ def seat_index(seat: str | int) -> int:
     """
     if isinstance(seat, bool):
         raise NotationError(f"unknown seat {seat!r}")
-    if isinstance(seat, numbers.Integral):
-        if 0 <= seat < 4:
-            return int(seat)
+    index = as_int(seat)
+    if index is not None:
+        if 0 <= index < 4:
+            return index
         raise NotationError(f"seat index must be 0..3, got {seat!r}")
     if isinstance(seat, str) and seat.strip().upper() in SEATS:
         return SEATS.index(seat.strip().upper())
@@ -117,8 +117,8 @@ def as_suit(suit: Suit | str | int, what: str = "trump") -> Suit:
             return Suit.parse(suit)
         except NotationError:
             pass
-    elif isinstance(suit, numbers.Integral) and not isinstance(suit, bool) and 0 <= suit <= 3:
-        return Suit(int(suit))
+    elif (index := as_int(suit)) is not None and 0 <= index <= 3:
+        return Suit(index)
     raise NotationError(f"{what} must be a Suit, c/d/h/s or 0..3, got {suit!r}")
 
 
@@ -264,18 +264,23 @@ class Rules:
         for attr, allowed in checks.items():
             if getattr(self, attr) not in allowed:
                 raise InvalidStateError(f"rules {attr} must be one of {allowed}, got {getattr(self, attr)!r}")
-        if isinstance(self.pit, bool) or not isinstance(self.pit, numbers.Integral) or self.pit < 0:
+        pit = as_int(self.pit)
+        if pit is None or pit < 0:
             raise InvalidStateError(f"rules pit must be an int >= 0, got {self.pit!r}")
-        object.__setattr__(self, "pit", int(self.pit))  # a numpy integer: a plain int (JSON, hashing)
+        object.__setattr__(self, "pit", pit)  # a numpy integer: a plain int (JSON, hashing)
         if not isinstance(self.tie_is_nat, bool):
             raise InvalidStateError(f"rules tie_is_nat must be a bool, got {self.tie_is_nat!r}")
 
     @classmethod
-    def named(cls, name: str) -> Rules:
-        """The preset called ``name`` (``"amsterdam"`` or ``"rotterdam"``, any case)."""
+    def named(cls, name: str | Rules) -> Rules:
+        """The preset called ``name`` (``"amsterdam"`` or ``"rotterdam"``, any case);
+        a :class:`Rules` is returned as it is, so every function taking rules reads
+        them through here."""
         if isinstance(name, Rules):
             return name
-        key = str(name).strip().lower()
+        if not isinstance(name, str):
+            raise InvalidStateError(f"rules must be a Rules or a preset name, got {name!r}")
+        key = name.strip().lower()
         presets = {"amsterdam": cls.AMSTERDAM, "rotterdam": cls.ROTTERDAM}
         if key not in presets:
             raise InvalidStateError(f"unknown rules {name!r} (use 'amsterdam' or 'rotterdam')")
@@ -306,15 +311,6 @@ Rules.ROTTERDAM = Rules(variant="rotterdam", name="rotterdam")
 # -- legality --------------------------------------------------------------------------
 
 
-def _as_rules(rules: Rules | str) -> Rules:
-    """``rules`` as a :class:`Rules`: a Rules object or a preset name."""
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str):
-        return Rules.named(rules)
-    raise InvalidStateError(f"rules must be a Rules or a preset name, got {rules!r}")
-
-
 def _trump_power(card: Card, trump: Suit) -> int:
     return _TRUMP_POWER[card.rank.char] if card.suit == trump else 0
 
@@ -332,7 +328,7 @@ def legal_cards(
     [Card('8c')]
     """
     hand, trick = _hand_and_trick(hand, trick)
-    return _legal(hand, trick, as_suit(trump), _as_rules(rules))
+    return _legal(hand, trick, as_suit(trump), Rules.named(rules))
 
 
 def _hand_and_trick(hand: object, trick: object) -> tuple[list[Card], list[Card]]:
@@ -391,7 +387,7 @@ def illegal_reason(
     trump = as_suit(trump)
     if card not in hand:
         return "the card is not in the hand"
-    legal = _legal(hand, trick, trump, _as_rules(rules))
+    legal = _legal(hand, trick, trump, Rules.named(rules))
     if card in legal:
         return None
     led = trick[0].suit

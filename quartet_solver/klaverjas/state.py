@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..cards import Card, CardSet, Rank, Suit, as_card, parse_cards
-from ..errors import IllegalActionError, InvalidStateError, NotationError
+from ..cards import Card, CardSet, Rank, Suit, as_card, as_cards
+from ..errors import IllegalActionError, InvalidStateError
 from .deal import Deal
 from .rules import (
     LAST_TRICK_BONUS,
@@ -35,11 +35,6 @@ from .rules import (
 )
 
 __all__ = ["PlayState", "Trick", "HandResult"]
-
-
-def _suit(value: str | Suit | int) -> Suit:
-    """The trump of a state: as the rules functions take it (:func:`.rules.as_suit`)."""
-    return as_suit(value)
 
 
 @dataclass(frozen=True)
@@ -119,10 +114,10 @@ class PlayState:
         rules: Rules | str = Rules.AMSTERDAM,
     ) -> None:
         self.deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
-        self.trump = _suit(trump)
+        self.trump = as_suit(trump)
         self.declarer = seat_index(declarer)
         self.leader = seat_index(leader)
-        self.rules = rules if isinstance(rules, Rules) else Rules.named(rules)
+        self.rules = Rules.named(rules)
         self._hands = tuple(h.mask for h in self.deal.hands)
         self._trick: tuple[Card, ...] = ()
         self._trick_leader = self.leader
@@ -261,16 +256,8 @@ class PlayState:
 
     def play_all(self, cards: str | Iterable[str | Card]) -> PlayState:
         """Play a sequence of cards (text or cards) from this state."""
-        if isinstance(cards, str):
-            seq = parse_cards(cards, allow_empty=True)
-        else:
-            try:
-                items = list(cards)
-            except TypeError:
-                raise NotationError(f"cards to play must be card text or an iterable of cards, got {cards!r}") from None
-            seq = [as_card(c) for c in items]
         state = self
-        for c in seq:
+        for c in as_cards(cards, what="cards to play"):
             state = state.play(c)
         return state
 

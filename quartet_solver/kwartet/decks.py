@@ -27,14 +27,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import numbers
 import re
 from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union, cast
 
-from ..cards import Card, Rank, Suit
+from ..cards import Card, Rank, Suit, as_int
 from ..errors import InvalidStateError, NotationError
 
 __all__ = ["Quartet", "Deck", "THEMED_DECKS", "CardLike", "QuartetLike"]
@@ -177,11 +176,12 @@ class Deck:
         else:
             parsed = []
             for r in ranks:
-                if isinstance(r, bool) or not isinstance(r, numbers.Integral) or not 0 <= int(r) <= 12:
+                i = as_int(r)
+                if i is None or not 0 <= i <= 12:
                     raise NotationError(f"not a rank: {r!r}")
-                if Rank(int(r)) in parsed:  # stops an endless iterable too
-                    raise NotationError(f"repeated rank {Rank(int(r)).char!r} in {ranks!r}")
-                parsed.append(Rank(int(r)))
+                if Rank(i) in parsed:  # stops an endless iterable too
+                    raise NotationError(f"repeated rank {Rank(i).char!r} in {ranks!r}")
+                parsed.append(Rank(i))
         if len(set(parsed)) != len(parsed):
             raise NotationError(f"repeated rank in {ranks!r}")
         order = tuple(sorted(int(r) for r in parsed))
@@ -200,8 +200,9 @@ class Deck:
         >>> [len(Deck.themed(n)) for n in ("classic", "nature", "world")]
         [32, 40, 48]
         """
-        if isinstance(name, numbers.Integral) and not isinstance(name, bool):
-            name = int(name)
+        size = as_int(name)
+        if size is not None:
+            name = size
             by_size = {len(v) * 4: k for k, v in THEMED_DECKS.items()}
             if name not in by_size:
                 raise InvalidStateError(f"no built-in themed deck of {name} cards (have {sorted(by_size)})")
@@ -367,10 +368,11 @@ class Deck:
         n = len(self._names)
         if isinstance(card, bool):
             raise NotationError(f"not a card: {card!r}")
-        if isinstance(card, numbers.Integral):
-            if not 0 <= card < n:
+        index = as_int(card)
+        if index is not None:
+            if not 0 <= index < n:
                 raise NotationError(f"card index {card} out of range 0..{n - 1} of deck {self._name!r}")
-            return int(card)
+            return index
         if isinstance(card, Card):
             if self._standard is None:
                 raise NotationError(f"card {str(card)!r} is a playing card; deck {self._name!r} is themed")
@@ -405,12 +407,13 @@ class Deck:
         """
         if isinstance(quartet, bool):
             raise NotationError(f"not a quartet: {quartet!r}")
-        if isinstance(quartet, numbers.Integral):
-            if not 0 <= quartet < len(self._quartets):
+        index = as_int(quartet)
+        if index is not None:
+            if not 0 <= index < len(self._quartets):
                 raise NotationError(
                     f"quartet index {quartet} out of range 0..{len(self._quartets) - 1} of deck {self._name!r}"
                 )
-            return int(quartet)
+            return index
         if not isinstance(quartet, str):
             raise NotationError(f"not a quartet: {quartet!r}")
         if self._standard is not None:
@@ -429,9 +432,10 @@ class Deck:
     @staticmethod
     def quartet_of(card: int) -> int:
         """The quartet index of card index ``card`` (``card // 4``)."""
-        if isinstance(card, bool) or not isinstance(card, numbers.Integral) or card < 0:
+        index = as_int(card)
+        if index is None or index < 0:
             raise NotationError(f"not a card index: {card!r}")
-        return int(card) // 4
+        return index // 4
 
     def mask(self, cards: CardLike | Iterable[CardLike]) -> int:
         """The bitmask of cards given as one card, a list, or text (names separated by
@@ -468,11 +472,12 @@ class Deck:
 
     def names(self, mask: int) -> list[str]:
         """Card names of a mask, in index order."""
-        if isinstance(mask, bool) or not isinstance(mask, numbers.Integral) or not 0 <= mask <= self.full_mask:
+        m = as_int(mask)
+        if m is None or not 0 <= m <= self.full_mask:
             raise InvalidStateError(
                 f"card mask {mask!r} is not a set of cards of deck {self._name!r} (0..{self.full_mask})"
             )
-        return [self._names[i] for i in range(len(self._names)) if mask >> i & 1]
+        return [self._names[i] for i in range(len(self._names)) if m >> i & 1]
 
     def format(self, mask: int) -> str:
         """Card names of a mask joined by ``", "`` (``" "`` for standard decks).

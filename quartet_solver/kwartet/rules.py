@@ -12,10 +12,10 @@ quartet_solver.errors.InvalidStateError: draw_pile and memory are exclusive vari
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..cards import as_int
 from ..errors import InvalidStateError
 
 __all__ = ["Rules", "MIN_PLAYERS", "MAX_PLAYERS"]
@@ -58,9 +58,7 @@ class Rules:
             raise InvalidStateError(f"bonus_turn must be a bool, got {self.bonus_turn!r}")
         for name in ("draw_pile", "memory"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or int(v) < 0:
-                raise InvalidStateError(f"{name} must be an int >= 0, got {v!r}")
-            object.__setattr__(self, name, int(v))
+            object.__setattr__(self, name, check_count(v, name))
         if self.draw_pile and self.memory:
             raise InvalidStateError(
                 f"draw_pile and memory are exclusive variants, got draw_pile={self.draw_pile}, memory={self.memory}"
@@ -99,11 +97,12 @@ class Rules:
         >>> Rules(remainder="dealer").deal_sizes(32, 3, dealer=2)
         ([10, 10, 12], 0)
         """
-        check_players(players)
+        players = check_players(players)
         n_cards = check_count(n_cards, "n_cards")
-        if isinstance(dealer, bool) or not isinstance(dealer, numbers.Integral) or not 0 <= dealer < players:
+        seat = as_int(dealer)
+        if seat is None or not 0 <= seat < players:
             raise InvalidStateError(f"dealer must be a seat in 0..{players - 1}, got {dealer!r}")
-        dealer = int(dealer)
+        dealer = seat
         dealt = n_cards - self.set_aside
         if dealt < players:
             raise InvalidStateError(
@@ -131,10 +130,10 @@ class Rules:
 
 def check_players(players: object) -> int:
     """Validate a player count (3..6)."""
-    if (isinstance(players, bool) or not isinstance(players, numbers.Integral)
-            or not MIN_PLAYERS <= int(players) <= MAX_PLAYERS):
+    n = as_int(players)
+    if n is None or not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise InvalidStateError(f"Kwartet is for {MIN_PLAYERS}-{MAX_PLAYERS} players, got {players!r}")
-    return int(players)
+    return n
 
 
 def check_count(value: object, what: str) -> int:
@@ -147,6 +146,7 @@ def check_count(value: object, what: str) -> int:
     ...
     quartet_solver.errors.InvalidStateError: pile must be an int >= 0, got 2.5
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+    n = as_int(value)
+    if n is None or n < 0:
         raise InvalidStateError(f"{what} must be an int >= 0, got {value!r}")
-    return int(value)
+    return n

@@ -42,6 +42,7 @@ from typing import Union, cast
 import numpy as np
 
 from .. import _core
+from ..cards import as_int
 from ..errors import InvalidStateError, SolverError
 from .arrangement import Arrangement, as_arrangement
 from .deal import Deal, check_points, default_points
@@ -336,7 +337,7 @@ def solve(
     t_start = time.perf_counter()
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0 < tol and math.isfinite(tol)):
         raise InvalidStateError(f"tol must be a finite number > 0, got {tol!r}")
-    if isinstance(max_iterations, bool) or not isinstance(max_iterations, numbers.Integral) or max_iterations < 1:
+    if (as_int(max_iterations) or 0) < 1:
         raise InvalidStateError(f"max_iterations must be a positive int, got {max_iterations!r}")
     if progress is not None and not callable(progress):
         raise InvalidStateError(f"progress must be a callable or None, got {progress!r}")
