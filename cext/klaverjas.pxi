@@ -2511,6 +2511,41 @@ cdef class KlaverjasKernel:
             kj_undo(&self.s, seats[depth], cards[depth], &undo[depth])
         return out
 
+    def pv_sweeps(self, int value, int team):
+        """Whether the principal variation of :meth:`pv` for ``value`` takes
+        all the remaining tricks for ``team`` (0: N-S, 1: E-W): it is followed
+        only until the other team wins a trick (the position is restored
+        afterwards)."""
+        cdef KJUndo undo[32]
+        cdef int seats[32]
+        cdef int cards[32]
+        cdef int depth = 0, c, v, seat, found, sweeps = 0
+        cdef uint32_t legal
+        while self.s.d.tricks_done < 8 and not self.s.aborted:
+            seat = (self.s.d.leader + self.s.d.ntrick) & 3
+            legal = kj_legal(&self.s, self.s.hands[seat])
+            found = 0
+            while legal:
+                c = ctz64(legal)
+                legal &= legal - 1
+                kj_play(&self.s, seat, c, &undo[depth])
+                with nogil:
+                    v = kj_has_value(&self.s, value)
+                if v and not self.s.aborted:
+                    seats[depth] = seat
+                    cards[depth] = c
+                    depth += 1
+                    found = 1
+                    break
+                kj_undo(&self.s, seat, c, &undo[depth])
+            if not found or (self.s.d.ntrick == 0 and (self.s.d.leader & 1) != team):
+                break
+        sweeps = depth > 0 and self.s.d.tricks_done == 8 and (self.s.d.leader & 1) == team
+        while depth > 0:
+            depth -= 1
+            kj_undo(&self.s, seats[depth], cards[depth], &undo[depth])
+        return bool(sweeps)
+
     def solve_deal(self, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, int leader,
                    int playing, bint rotterdam=False, int stuk_mode=0, int pit=100,
                    bint tie_is_nat=True):

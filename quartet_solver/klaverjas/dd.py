@@ -106,7 +106,7 @@ from .._core import KlaverjasKernel
 from ..cards import Card, Rank, Suit, as_int
 from ..errors import InvalidStateError
 from .deal import Deal
-from .rules import SEATS, Rules, as_suit, seat_index, trick_winner
+from .rules import SEATS, Rules, as_suit, seat_index
 from .state import PlayState
 
 __all__ = ["DDResult", "solve", "solve_deal", "reaches", "is_made", "DEFAULT_TT_BITS"]
@@ -475,7 +475,8 @@ def _deal_value_pit(hands: tuple[int, ...], trump: int, declarer: int, leader: i
     ``card index - 20``) and whether a principal variation takes all eight
     tricks for the playing team, which is looked for only when the value is at
     least ``pit_from``.  The lean path of :func:`~.analysis.analyse_bid`: no
-    :class:`PlayState`, the line from the solve's own table.
+    :class:`PlayState`, the line from the solve's own table, followed in the
+    kernel until the other team wins a trick.
 
     >>> d = Deal.random(seed=3)
     >>> masks = tuple(h.mask >> 20 for h in d.hands)
@@ -486,10 +487,4 @@ def _deal_value_pit(hands: tuple[int, ...], trump: int, declarer: int, leader: i
     value = _solve_masks(kernel, hands, trump, declarer, leader, rules)
     if value < pit_from:
         return value, False
-    cards = [Card.from_index(b + 20) for b in kernel.pv(value)]
-    suit = Suit(trump)
-    for t in range(0, len(cards), 4):
-        leader = (leader + trick_winner(cards[t : t + 4], suit)) % 4
-        if leader % 2 != declarer % 2:
-            return value, False
-    return value, len(cards) == 32
+    return value, kernel.pv_sweeps(value, declarer % 2)
