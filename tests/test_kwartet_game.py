@@ -7,6 +7,9 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from kwartet_novice_reference import novice_game
 
 from quartet_solver import _core
 from quartet_solver.errors import IllegalActionError, InvalidStateError, NotationError
@@ -229,6 +232,23 @@ def test_fast_kernel_invariants():
     assert (q.sum(axis=1) == 8).all()
     # lay order: distinct per game among players with quartets
     assert all(len(set(r[r >= 0])) == (r >= 0).sum() for r in last[:200])
+
+
+@settings(max_examples=80)
+@given(n_quartets=st.integers(2, 13), players=st.integers(3, 6), to_dealer=st.booleans(),
+       bonus=st.booleans(), seed=st.integers(0, 2**64 - 1),
+       max_asks=st.one_of(st.integers(0, 80), st.just(10**6)))
+def test_fast_kernel_replays_on_engine(n_quartets, players, to_dealer, bonus, seed, max_asks):
+    """Game by game, the compiled novice games equal the same games played on the
+    rules engine with the same random draws (tests/kwartet_novice_reference.py):
+    quartets, the order of the last lays and the number of asks, also for
+    games stopped at max_asks."""
+    games = 3
+    q, last, asks = _core.kw_play_novice(n_quartets, players, int(to_dealer), int(bonus), games, seed,
+                                         max_asks)
+    for g in range(games):
+        want = novice_game(n_quartets, players, to_dealer, bonus, seed, g, max_asks)
+        assert (q[g].tolist(), last[g].tolist(), int(asks[g])) == want
 
 
 def test_fast_kernel_matches_engine_distribution():
