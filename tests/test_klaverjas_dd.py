@@ -308,6 +308,93 @@ def test_hypothesis_two_trick_boundaries_against_minimax(seed, rules, bias):
     _check_two_trick_boundary(random_endgame(random.Random(seed), 2, 0, rules, bias))
 
 
+def _roem_endgame(rng: random.Random, tricks_left: int, rules: Rules) -> PlayState:
+    """A random trick-boundary endgame, where roem can still be scored if one
+    of a few draws has it (the roem game is trivial otherwise)."""
+    kernel = _kernel(10)
+    for _ in range(8):
+        st = random_endgame(rng, tricks_left, 0, rules, rng.choice([0.0, 0.5]))
+        _load(kernel, st)
+        if kernel.roem_bound() > 0:
+            break
+    return st
+
+
+def _check_roem_game(st: PlayState) -> None:
+    kernel = _kernel(10)
+    _load(kernel, st)
+    assert kernel.roem_game() == _roem_game(st) - sum(st.roem), repr(st)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=hst.integers(0, 2**30), rules=hst.sampled_from(RULESETS))
+def test_hypothesis_roem_game_three_tricks_against_minimax(seed, rules):
+    """The roem game from three tricks left (the plain trick search, where
+    the leads that can be in no roem are merged by power: kj_merge_dead)
+    against its plain minimax."""
+    _check_roem_game(_roem_endgame(random.Random(seed), 3, rules))
+
+
+# Three-trick boundaries where merging two leads that can be in no roem across
+# another hand's card (kj_merge_dead without the power rule) gives a wrong roem
+# game: found by running such a build against the minimax (12 of 3,178 random
+# positions); the values below are the minimax's.  (deal, trump, declarer,
+# leader, rules, cards played)
+MERGE_CASES = [
+    ("N:.QJT.T9.AKT Q8.9.KJ.Q87 JT7.8.AQ87. AK9.AK7..J9", "s", "S", "W",
+     Rules(variant="rotterdam", stuk="off", pit=100, tie_is_nat=False),
+     "Ah Th 9h 8h As Jh 8s Js 8d 9s 9d Jd Ks Ac Qs Ts 7s 7h Qh Kd"),
+    ("N:7.KT.J97.J9 AJ98.AJ.T.7 KT.Q7.K8.KT Q.98.AQ.AQ8", "c", "W", "S",
+     Rules(variant="amsterdam", stuk="trick", pit=0, tie_is_nat=True),
+     "7h 9h Th Jh 7d Td 8d Ad Ac Jc 7c Kc 7s Js Ts Qs Qh 8h Kh Ah"),
+    ("N:.QT.J7.KQT9 Q8.9.Q9.J87 AK.J87.AT8. JT97.AK.K.A", "s", "E", "W",
+     Rules(variant="rotterdam", stuk="off", pit=100, tie_is_nat=False),
+     "Ac Qc 7c As 8d Kd 7d 9d Kh Qh 9h Jh Ah Th 8s 7h Jc Ks Ts Tc"),
+    ("N:A987.98.T.J K.AJT7.A7.A QJT.Q.Q9.Q9 .K.KJ8.KT87", "d", "N", "W",
+     Rules.named("rotterdam"),
+     "7c Jc Ac Qc Ah Qh Kh 8h 7d 9d Jd Td Kd 9s Ad Qd Jh Ts 8d 9h"),
+    ("N:KQ9.A..AT87 T8.Q9.JT.QJ AJ.JT7.K9.K 7.K8.AQ87.9", "s", "W", "S",
+     Rules.AMSTERDAM,
+     "Th Kh Ah 9h Ks Ts As 7s Kc 9c Tc Qc 9s 8s Js 8d 7h 8h Qs Qh"),
+    ("N:AJ87.KJ.7.7 T.Q9.AT.KJ8 K9.T7.98.AT Q.A8.KQJ.Q9", "s", "S", "N",
+     Rules(variant="rotterdam", stuk="hand", pit=100, tie_is_nat=True),
+     "7c Kc Ac 9c 7h Ah Jh 9h Qs As Ts 9s 8d Jd 7d Ad Td 9d Kd 7s"),
+    ("N:KT.AKT.Q87. 8.QJ9.A.A98 AJ7.7.KJ.J7 Q9.8.T9.KQT", "c", "E", "W",
+     Rules(variant="rotterdam", stuk="hand", pit=37, tie_is_nat=False),
+     "Qs Ts 8s Js Th Jh 7h 8h Ah Qh Jc Kc Kd 9d 8d Ad Ac 7c Qc 7d"),
+    ("N:K.QT.A.AKT9 987.K7.7.J8 QJ.AJ.QJ.Q7 AT.98.KT98.", "s", "N", "N",
+     Rules(variant="amsterdam", stuk="trick", pit=100, tie_is_nat=False),
+     "Th 7h Ah 8h Js As Ks 7s Qs Ts Ac 9s 7d Qd 8d Ad Tc 8c Qc Kd"),
+    ("N:97.KJ9.7.Q8 AQJT.8.Q8.9 .AQ7.KT9.KJ K8.T.AJ.AT7", "s", "E", "N",
+     Rules(variant="rotterdam", stuk="hand", pit=37, tie_is_nat=False),
+     "9s Js 7h 8s 8d Td Jd 7d Ah Th 9h 8h Kc Tc Qc 9c 7c 8c Ts Jc"),
+    ("N:8.JT8.A9.A9 J.Q97.7.Q87 AK9.K.Q.KJT QT7.A.KJT8.", "c", "E", "S",
+     Rules.AMSTERDAM,
+     "Qd Td 9d 7d 8d Ad 7c Tc 9s Qs 8s Js Ah Jh 7h Kh Jd Ac 9h As"),
+    ("N:KJ8.JT.AT.9 AQ9.Q9..AJ8 T.K8.KJ7.K7 7.A7.Q98.QT", "d", "N", "S",
+     Rules.AMSTERDAM,
+     "Jd 8d Ad 9h 7c Tc 9c 8c Qd Td Qh Kd Ks Qs Ts 7s Kh 7h Th As"),
+    ("N:T.7.KJ7.A87 KQ.T9.QT.T9 98.AQ8.9.KQ AJ7.KJ.A8.J", "d", "N", "N",
+     Rules.AMSTERDAM,
+     "7h 9h 8h Kh 7s Ts Qs 9s 7d Td 9d 8d Qc Jc 8c 9c Qh Jh Jd Th"),
+]
+
+
+@pytest.mark.parametrize("case", MERGE_CASES)
+def test_roem_game_merge_cases_against_minimax(case):
+    deal, trump, declarer, leader, rules, played = case
+    _check_roem_game(PlayState(deal, trump=trump, declarer=declarer, leader=leader, rules=rules)
+                     .play_all(played))
+
+
+@pytest.mark.slow
+def test_roem_game_four_tricks_against_minimax():
+    """As above from four tricks left (2 s a position for the minimax)."""
+    rng = random.Random(4242)
+    for i in range(24):
+        _check_roem_game(_roem_endgame(rng, 4, RULESETS[i % len(RULESETS)]))
+
+
 def _twin_of(st: PlayState, keep: int, rng: random.Random) -> list[int]:
     """Hands (kernel masks) of a would-be twin of the boundary position ``st``:
     in each suit, the cards of ``keep`` (a kernel mask: its roem cards) stay and
