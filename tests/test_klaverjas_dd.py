@@ -338,7 +338,7 @@ def test_hypothesis_roem_game_three_tricks_against_minimax(seed, rules):
 # Three-trick boundaries where merging two leads that can be in no roem across
 # another hand's card (kj_merge_dead without the power rule) gives a wrong roem
 # game: found by running such a build against the minimax (12 of 3,178 random
-# positions); the values below are the minimax's.  (deal, trump, declarer,
+# positions); each is checked against the minimax.  (deal, trump, declarer,
 # leader, rules, cards played)
 MERGE_CASES = [
     ("N:.QJT.T9.AKT Q8.9.KJ.Q87 JT7.8.AQ87. AK9.AK7..J9", "s", "S", "W",
