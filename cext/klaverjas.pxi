@@ -2533,44 +2533,13 @@ cdef class KlaverjasKernel:
             raise ValueError(f"card bit {c} is not legal here")
         kj_play(&self.s, (self.s.d.leader + self.s.d.ntrick) & 3, c, &u)
 
-    def pv(self, int value):
-        """A principal variation from the current position whose value is ``value``:
-        card bits to the end of the hand (the position is restored afterwards)."""
-        cdef KJUndo undo[32]
-        cdef int seats[32]
-        cdef int cards[32]
+    cdef int _follow_pv(self, int value, int team, KJUndo* undo, int* seats, int* cards):
+        """Play a principal variation whose value is ``value`` from the current
+        position (at each turn the first legal card that keeps the value), to
+        the end of the hand, or (``team`` 0 or 1) until a trick is won by the
+        other team; the seats and cards played go to ``seats`` and ``cards``
+        (32 each).  Returns their number; :meth:`_unfollow` takes them back."""
         cdef int depth = 0, c, v, seat, found
-        while self.s.d.tricks_done < 8 and not self.s.aborted:
-            seat = (self.s.d.leader + self.s.d.ntrick) & 3
-            found = 0
-            for c in self.legal():
-                kj_play(&self.s, seat, c, &undo[depth])
-                with nogil:
-                    v = kj_has_value(&self.s, value)
-                if v and not self.s.aborted:
-                    seats[depth] = seat
-                    cards[depth] = c
-                    depth += 1
-                    found = 1
-                    break
-                kj_undo(&self.s, seat, c, &undo[depth])
-            if not found:
-                break
-        out = [cards[i] for i in range(depth)]
-        while depth > 0:
-            depth -= 1
-            kj_undo(&self.s, seats[depth], cards[depth], &undo[depth])
-        return out
-
-    def pv_sweeps(self, int value, int team):
-        """Whether the principal variation of :meth:`pv` for ``value`` takes
-        all the remaining tricks for ``team`` (0: N-S, 1: E-W): it is followed
-        only until the other team wins a trick (the position is restored
-        afterwards)."""
-        cdef KJUndo undo[32]
-        cdef int seats[32]
-        cdef int cards[32]
-        cdef int depth = 0, c, v, seat, found, sweeps = 0
         cdef uint32_t legal
         while self.s.d.tricks_done < 8 and not self.s.aborted:
             seat = (self.s.d.leader + self.s.d.ntrick) & 3
@@ -2589,12 +2558,38 @@ cdef class KlaverjasKernel:
                     found = 1
                     break
                 kj_undo(&self.s, seat, c, &undo[depth])
-            if not found or (self.s.d.ntrick == 0 and (self.s.d.leader & 1) != team):
+            if not found or (team >= 0 and self.s.d.ntrick == 0 and (self.s.d.leader & 1) != team):
                 break
-        sweeps = depth > 0 and self.s.d.tricks_done == 8 and (self.s.d.leader & 1) == team
+        return depth
+
+    cdef void _unfollow(self, int depth, KJUndo* undo, int* seats, int* cards):
+        """Take back the ``depth`` cards played by :meth:`_follow_pv`."""
         while depth > 0:
             depth -= 1
             kj_undo(&self.s, seats[depth], cards[depth], &undo[depth])
+
+    def pv(self, int value):
+        """A principal variation from the current position whose value is ``value``:
+        card bits to the end of the hand (the position is restored afterwards)."""
+        cdef KJUndo undo[32]
+        cdef int seats[32]
+        cdef int cards[32]
+        cdef int depth = self._follow_pv(value, -1, undo, seats, cards)
+        out = [cards[i] for i in range(depth)]
+        self._unfollow(depth, undo, seats, cards)
+        return out
+
+    def pv_sweeps(self, int value, int team):
+        """Whether the principal variation of :meth:`pv` for ``value`` takes
+        all the remaining tricks for ``team`` (0: N-S, 1: E-W): it is followed
+        only until the other team wins a trick (the position is restored
+        afterwards)."""
+        cdef KJUndo undo[32]
+        cdef int seats[32]
+        cdef int cards[32]
+        cdef int depth = self._follow_pv(value, team, undo, seats, cards)
+        sweeps = depth > 0 and self.s.d.tricks_done == 8 and (self.s.d.leader & 1) == team
+        self._unfollow(depth, undo, seats, cards)
         return bool(sweeps)
 
     def solve_deal(self, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int trump, int leader,
