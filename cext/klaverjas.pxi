@@ -303,9 +303,8 @@ ctypedef struct KJState:
     int ppow[32]              # plain power by rank, 1..8
     int powt[4][32]           # kj_power by led suit and card
     uint32_t trump_above[9]   # trumps with power > p
-    int trump_of_pow[9]       # card bit of the trump with power p (1..8)
     uint32_t plain_above[32]  # cards of any suit whose plain power beats card c's
-    int powcard[4][9]         # the card of each suit with power p (1-8: trump power for trumps)
+    int powcard[4][9]         # card bit of each suit's card with power p (1..8; trump power for trumps)
     # the trick in progress (its cards) and the rest of the changing state
     int tcard[4]
     KJDyn d
@@ -923,10 +922,11 @@ cdef inline int kj_top_plain(KJState* s, uint32_t m) noexcept nogil:
 
 cdef inline int kj_top_trump(KJState* s, uint32_t rem) noexcept nogil:
     """The highest trump of ``rem`` (which holds one)."""
+    cdef int* of_pow = s.powcard[s.trump]
     cdef int pw = 8
-    while pw > 1 and not ((rem >> s.trump_of_pow[pw]) & 1):
+    while pw > 1 and not ((rem >> of_pow[pw]) & 1):
         pw -= 1
-    return s.trump_of_pow[pw]
+    return of_pow[pw]
 
 
 cdef inline int kj_beatable(KJState* s, uint32_t oh, int pw) noexcept nogil:
@@ -2298,13 +2298,10 @@ cdef class KlaverjasKernel:
                 if KJ_PPOW[p >> 2] > KJ_PPOW[c >> 2]:
                     s.plain_above[c] |= (<uint32_t>1) << p
         for c in range(32):
-            if s.tpow[c]:
-                s.trump_of_pow[s.tpow[c]] = c
+            s.powcard[c & 3][s.tpow[c] if s.tpow[c] else s.ppow[c]] = c
             for suit in range(4):
                 s.powt[suit][c] = (100 + s.tpow[c] if s.tpow[c]
                                    else s.ppow[c] if (c & 3) == suit else 0)
-        for c in range(32):
-            s.powcard[c & 3][s.tpow[c] if s.tpow[c] else s.ppow[c]] = c
         for p in range(9):
             s.trump_above[p] = 0
             for c in range(32):

@@ -71,7 +71,8 @@ def novice_game(n_quartets: int, players: int, to_dealer: bool, bonus: bool, see
             break
         targets = game.targets()
         target = targets[rng.next() % len(targets)]
-        askable = [c for c in range(n) if game.askable_mask() >> c & 1]
+        mask = game.askable_mask()
+        askable = [c for c in range(n) if mask >> c & 1]
         game.ask(target, askable[rng.next() % len(askable)])
     laid = [-1] * players
     lays = [e for e in game.log if isinstance(e, Laid)]
