@@ -1704,8 +1704,10 @@ cdef int kj_estimate(KJState* s, int stop, int alpha, int beta) noexcept nogil:
             kj_last_trick(s, &dmin, &xub)
             return dmin - s.d.accd
         if s.d.tricks_done >= stop:
-            kj_future_bounds(s, &dmin, &dmax, &xub, &po)
-            return (dmin + dmax) // 2
+            # the roem bound widens the bounds alike on both sides: their middle
+            # is that without it, moved by a stuk "hand" still to come
+            kj_future_bounds(s, &dmin, &dmax, &xub, &po, -KJ_INF, KJ_INF)
+            return (dmin + dmax) // 2 + kj_stuk_to_come(s)
     seat = (s.d.leader + s.d.ntrick) & 3
     maxi = (seat & 1) == s.playing
     legal = kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat]))
@@ -1733,15 +1735,16 @@ cdef int kj_estimate(KJState* s, int stop, int alpha, int beta) noexcept nogil:
     return best
 
 
-cdef int kj_order_by_estimate(KJState* s, uint32_t legal, int first, int maxi,
-                              int* out) noexcept nogil:
-    """The cards of a node of the ``d`` search in search order: ``first`` (the
-    killer) if legal, then the others by their :func:`kj_estimate` to the end
-    of the trick, the best for the side to move first.  For the nodes where
-    ordering well pays most: those with a wide window (principal variation
-    nodes: a card found better than the first is searched again with a wide
-    window), and those of the first ``KJ_EST_TRICKS`` tricks (the largest
-    subtrees); both are few.  Returns the number of cards put in ``out``."""
+cdef int kj_order_by_estimate(KJState* s, uint32_t legal, int maxi, int* out) noexcept nogil:
+    """The cards ``legal`` of a node of the ``d`` search in search order, by
+    their :func:`kj_estimate` to the end of the trick, the best for the side to
+    move first.  For the nodes where ordering well pays most: those with a wide
+    window (principal variation nodes: a card found better than the first is
+    searched again with a wide window), and those of the first ``KJ_EST_TRICKS``
+    tricks (the largest subtrees); both are few.  The killer goes before them
+    (:func:`kj_search_d`), alone: the others are estimated only when it does
+    not cut (paired 0.97-0.98x time, the same order).  Returns the number of
+    cards put in ``out``."""
     cdef int sc[32]
     cdef int cnt = 0, c, i, before, seat = (s.d.leader + s.d.ntrick) & 3
     cdef KJUndo u
@@ -1751,16 +1754,13 @@ cdef int kj_order_by_estimate(KJState* s, uint32_t legal, int first, int maxi,
     while legal:
         c = ctz64(legal)
         legal &= legal - 1
-        if c == first:
-            sc[c] = KJ_INF
-        else:
-            before = s.d.accd
-            kj_play(s, seat, c, &u)
-            sc[c] = (s.d.accd - before) + kj_estimate(
-                s, s.d.tricks_done + (1 if s.d.ntrick else 0), -KJ_INF, KJ_INF)
-            kj_undo(s, seat, c, &u)
-            if not maxi:
-                sc[c] = -sc[c]
+        before = s.d.accd
+        kj_play(s, seat, c, &u)
+        sc[c] = (s.d.accd - before) + kj_estimate(
+            s, s.d.tricks_done + (1 if s.d.ntrick else 0), -KJ_INF, KJ_INF)
+        kj_undo(s, seat, c, &u)
+        if not maxi:
+            sc[c] = -sc[c]
         # insertion sort, descending
         i = cnt
         while i > 0 and sc[out[i - 1]] < sc[c]:
@@ -1775,7 +1775,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     """Minimax of the future d (P's view) from the current position, fail-soft."""
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
-    cdef int twin = 0
+    cdef int twin = 0, est = 0
     cdef uint64_t h = 0
     cdef KJEntry* e = NULL
     cdef KJTwinKey tw
@@ -1824,7 +1824,16 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         kp = kj_killer(s, n, seat, s.d.led, s.d.win_pow)
         legal = kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat]))
         if b - a > 1 or s.d.tricks_done < KJ_EST_TRICKS:
-            cnt = kj_order_by_estimate(s, legal, kp[0], maxi, moves)
+            c = kj_pick(legal, kp[0], -1)
+            if c >= 0:
+                # the killer alone first: the others' estimates only if it
+                # does not cut
+                moves[0] = c
+                cnt = 1
+                rest = legal & ~((<uint32_t>1) << c)
+                est = 1
+            else:
+                cnt = kj_order_by_estimate(s, legal, maxi, moves)
         else:
             cnt = kj_stage(s, legal, kp[0], ttbest, moves, 0, &rest)
         best = -KJ_INF if maxi else KJ_INF
@@ -1867,7 +1876,10 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
             break
         i += 1
         if i == cnt and rest:
-            cnt += kj_order(s, rest, ttbest, moves + cnt, 0, -1)
+            if est:
+                cnt += kj_order_by_estimate(s, rest, maxi, moves + cnt)
+            else:
+                cnt += kj_order(s, rest, ttbest, moves + cnt, 0, -1)
             rest = 0
     if n == 0:
         kj_store_result(s, key, h, meta, best, a0, b0, bestc, depth)
