@@ -1205,21 +1205,26 @@ cdef inline int kj_ab_take(int maxi, int v, int* best, int* a, int* b) noexcept 
 
 
 cdef inline int kj_two_leaf(KJState* s, int c0, int c1, int c2, int c3, int win_pos,
-                            uint32_t all8, int sd, int mode) noexcept nogil:
+                            uint32_t all8, int sd, int mode, int roemy) noexcept nogil:
     """The value (absolute, as in :func:`kj_trick_plain`) of the last two tricks
     when the seats from the leader play ``c0`` .. ``c3`` to the first of them
     (``win_pos``: the place of its winning card) and their other cards to the
     last (``all8``: the eight cards; ``sd``: the stuk "hand" still to come, in
     P's d: its holder plays the second of K, Q in one of these tricks, whatever
-    the order)."""
+    the order; ``roemy``: whether the eight cards hold a roem at all, else
+    neither trick scores any)."""
     cdef int leader = s.d.leader, w7 = (leader + win_pos) & 3, team7 = w7 & 1, team8
     cdef uint32_t tm = ((<uint32_t>1) << c0) | ((<uint32_t>1) << c1) | ((<uint32_t>1) << c2) \
         | ((<uint32_t>1) << c3)
     cdef uint32_t last = all8 & ~tm
-    cdef int r7 = kj_trick_roem(s, tm), r8 = kj_trick_roem(s, last)
+    cdef int r7 = 0, r8 = 0
     cdef int p7 = s.pts[c0] + s.pts[c1] + s.pts[c2] + s.pts[c3]
-    cdef int p8 = s.d.hpts - p7 + 10 + r8
+    cdef int p8 = s.d.hpts - p7 + 10
     cdef int fd, ft
+    if roemy:
+        r7 = kj_trick_roem(s, tm)
+        r8 = kj_trick_roem(s, last)
+        p8 += r8
     team8 = kj_last_winner(s, last, w7) & 1
     if (s.d.flags & (1 << team7)) and team8 == team7:
         p8 += s.pit
@@ -1250,11 +1255,15 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
     # kj_trick_add per level took 1.3% longer (paired)
     cdef int c0, c1, c2, c3, led, p0, p1, p2, w1, w2, w3, wp1, wp2, t1, t2
     cdef int a0 = alpha, b0 = beta, a1, b1, a2, b2, a3, b3, v0, v1, v2, v3
-    cdef int n = 0, sd = 0
+    cdef int n = 0, sd = 0, roemy
     cdef uint32_t all8 = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     if kj_check_limits(s):
         return 0
     sd = kj_stuk_to_come(s)
+    # the eight cards hold a run, four of a kind or stuk (else no roem)
+    roemy = (all8 & (all8 >> 4) & (all8 >> 8)) != 0 or (
+        all8 & (all8 >> 1) & (all8 >> 2) & (all8 >> 3) & 0x11111111u) != 0 or (
+        s.stuk_mode == KJ_STUK_TRICK and (all8 & s.stukmask) == s.stukmask)
     v0 = -KJ_INF if x0 else KJ_INF
     while l0:
         c0 = ctz64(l0)
@@ -1292,7 +1301,7 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
                     l3 &= l3 - 1
                     n += 1
                     w3 = 3 if kj_power(s, c3, led) > wp2 else w2
-                    if kj_ab_take(x3, kj_two_leaf(s, c0, c1, c2, c3, w3, all8, sd, mode), &v3, &a3,
+                    if kj_ab_take(x3, kj_two_leaf(s, c0, c1, c2, c3, w3, all8, sd, mode, roemy), &v3, &a3,
                                   &b3):
                         break
                 n += 1
@@ -1485,8 +1494,7 @@ cdef inline void kj_twin_key(KJState* s, KJTwinKey* p) noexcept nogil:
     roem game, where the points do not count, twins have the same value."""
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], r, v
     cdef uint32_t* lay = &KJ_TWLAY[s.trump][0][0]
-    cdef int su
-    cdef uint64_t x = (<uint64_t>p.meta) * <uint64_t>0xFF51AFD7ED558CCDULL
+    cdef uint64_t x
     r = kj_twlay(lay, rem)
     p.sig = r
     # the cards out by suit then power: each hand's of them, packed; and the
@@ -1498,10 +1506,15 @@ cdef inline void kj_twin_key(KJState* s, KJTwinKey* p) noexcept nogil:
     v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u)
     p.k[3] = (v + (v >> 4)) & 0x0F0F0F0Fu
     p.cpos = kj_compress32(r, kj_twlay(lay, p.cov)) if p.cov else 0
-    for su in range(4):
-        x ^= (<uint64_t>p.k[su]) * (<uint64_t>0x9E3779B97F4A7C15ULL + 2 * su)
-        x = (x ^ (x >> 31)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    # the key's words by independent products, mixed once (as kj_hash)
+    x = ((<uint64_t>p.meta) * <uint64_t>0xFF51AFD7ED558CCDULL
+         ^ (<uint64_t>p.k[0]) * <uint64_t>0x9E3779B97F4A7C15ULL
+         ^ (<uint64_t>p.k[1]) * <uint64_t>0xC2B2AE3D27D4EB4FULL
+         ^ (<uint64_t>p.k[2]) * <uint64_t>0x165667B19E3779F9ULL
+         ^ (<uint64_t>p.k[3]) * <uint64_t>0xD6E8FEB86659FD93ULL)
     x ^= x >> 29
+    x *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    x ^= x >> 32
     if p.cov:
         x ^= (<uint64_t>p.cov) * <uint64_t>0x9E3779B97F4A7C15ULL
         x ^= (<uint64_t>p.cpos) * <uint64_t>0xC2B2AE3D27D4EB4FULL
