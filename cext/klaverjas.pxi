@@ -29,7 +29,8 @@
 # power order and the same roem cards (those still out that can be in a roem:
 # kj_roem_cov) at the same places by power are the same game but for the card
 # points, so a twin's bounds bound the position, widened by the point difference
-# in mode D, at a shifted need in mode N and as they are in mode R (where the
+# (the sure top trumps' share a known shift: kj_twin_delta) in mode D, at a
+# shifted need in mode N and as they are in mode R (where the
 # twin table alone holds the bounds, from two tricks left: kj_twin_key,
 # kj_twin_probe), each table with a presence filter that skips most probes
 # that would find nothing (kj_filter_has); cheap upper/lower bounds
@@ -1488,8 +1489,9 @@ cdef inline void kj_twin_key(KJState* s, KJTwinKey* p) noexcept nogil:
     moments and win the same tricks, and every trick scores the same roem (that
     of its roem cards, matched to themselves) and pit.  So a line of one and its
     image in the other differ in d by at most the sum of the point differences
-    of matched cards (:func:`kj_twin_delta`), and so do their minimax values: a
-    twin's bounds, widened by that much, bound the position.
+    of matched cards, and so do their minimax values: a twin's bounds, widened
+    by that much, bound the position (sharper: the sure top trumps' share is a
+    known shift, :func:`kj_twin_delta`).
     The nat search uses them at a shifted need (:func:`kj_twin_use_n`); in the
     roem game, where the points do not count, twins have the same value."""
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], r, v
@@ -1522,23 +1524,40 @@ cdef inline void kj_twin_key(KJState* s, KJTwinKey* p) noexcept nogil:
     p.h = x
 
 
-cdef inline int kj_twin_delta(KJState* s, uint32_t a, uint32_t b) noexcept nogil:
-    """The sum of the point differences of matched cards (the k-th by power of
-    each suit) of twins with signatures ``a``, ``b`` (:func:`kj_twin_key`)."""
-    cdef int su, d = 0, p, q, t
-    cdef uint32_t x, y
+cdef inline int kj_twin_delta(KJState* s, uint32_t here, uint32_t there, int* shift) noexcept nogil:
+    """How far the future d of twins with signatures ``here`` (this position)
+    and ``there`` (its twin) can differ (:func:`kj_twin_key`): on matched lines
+    (the k-th card by power of each suit matched) by ``shift`` (set here) plus
+    or minus the returned amount.  Each matched pair moves d by its point
+    difference, with the sign of the team that wins the trick it falls in, so
+    at most by that difference; but the top trumps one team holds above the
+    other team's highest (the same places in both) win for that team whatever
+    the trick they fall in, so theirs move d by a known amount (``shift``)."""
+    cdef int su, d = 0, p, q, t, low, k, team = s.playing, sh = 0
+    cdef uint32_t x, y, tr, ns, other
     for su in range(4):
-        x = (a >> (8 * su)) & 0xFFu
-        y = (b >> (8 * su)) & 0xFFu
+        x = (here >> (8 * su)) & 0xFFu
+        y = (there >> (8 * su)) & 0xFFu
         if x == y:
             continue
         t = su == s.trump
+        low = 8                     # matched pairs below the sure trumps
+        if t:
+            team = kj_top_trump_team(s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], &tr, &ns)
+            other = (tr & ~ns) if team == 0 else ns
+            low = popcount64(x) - popcount64(tr & KJ_ABOVE[other])
+        k = 0
         while x:
             p = KJ_POWPT[t][ctz64(x)]
             q = KJ_POWPT[t][ctz64(y)]
-            d += p - q if p > q else q - p
+            if k < low:
+                d += p - q if p > q else q - p
+            else:
+                sh += p - q
+            k += 1
             x &= x - 1
             y &= y - 1
+    shift[0] = sh if team == s.playing else -sh
     return d
 
 
@@ -1601,17 +1620,20 @@ cdef inline int kj_twin_cut(KJState* s, KJTwinKey* p, int widen, int a, int b,
     widened by the point difference when ``widen`` (mode D; in the roem game
     twins have the same value); ``value`` is then the bound."""
     cdef KJTwin* t = kj_twin_bucket(s, p.h)
-    cdef int i, dl
+    cdef int i, dl = 0, sh = 0
     if not kj_filter_has(s.wfilt, p.h):
         return 0
     for i in range(KJ_TWAYS):
         if kj_is_twin(s, &t[i], p):
-            dl = kj_twin_delta(s, t[i].sig, p.sig) if widen and t[i].sig != p.sig else 0
-            if t[i].lo - dl >= b:
-                value[0] = t[i].lo - dl
+            if widen and t[i].sig != p.sig:
+                dl = kj_twin_delta(s, p.sig, t[i].sig, &sh)
+            else:
+                dl = sh = 0
+            if t[i].lo + sh - dl >= b:
+                value[0] = t[i].lo + sh - dl
                 return 1
-            if t[i].hi + dl <= a:
-                value[0] = t[i].hi + dl
+            if t[i].hi + sh + dl <= a:
+                value[0] = t[i].hi + sh + dl
                 return 1
     return 0
 
@@ -1681,15 +1703,20 @@ cdef inline int kj_twin_use_n(KJTwin* t, int need, int dl, int base, int* a, int
 
 cdef inline int kj_twin_cut_n(KJState* s, KJTwinKey* p, int need, int base, int* a, int* b,
                               int* value) noexcept nogil:
-    """:func:`kj_twin_cut` for the nat search (:func:`kj_twin_use_n`)."""
+    """:func:`kj_twin_cut` for the nat search (:func:`kj_twin_use_n`, at the
+    need moved by the sure trumps' shift: made at ``need`` here when made at
+    ``need - shift + dl`` there)."""
     cdef KJTwin* t = kj_twin_bucket(s, p.h)
-    cdef int i, dl
+    cdef int i, dl, sh
     if not kj_filter_has(s.wfilt, p.h):
         return 0
     for i in range(KJ_TWAYS):
         if kj_is_twin(s, &t[i], p):
-            dl = 0 if t[i].sig == p.sig else kj_twin_delta(s, t[i].sig, p.sig)
-            if kj_twin_use_n(&t[i], need, dl, base, a, b, value):
+            if t[i].sig == p.sig:
+                dl = sh = 0
+            else:
+                dl = kj_twin_delta(s, p.sig, t[i].sig, &sh)
+            if kj_twin_use_n(&t[i], need - sh, dl, base, a, b, value):
                 return 1
     return 0
 

@@ -466,6 +466,54 @@ def test_twin_positions_differ_by_at_most_their_points():
     assert pairs >= 150 and moved >= 40 and mixed >= 20 and roem >= 30, (pairs, moved, mixed, roem)
 
 
+def test_twin_sure_trumps_shift_the_difference():
+    """The sharper twin lemma of the d search's twin cut: the top trumps that
+    one team holds above the other team's highest win for that team whatever
+    the trick they fall in, so between twins their point differences move the
+    future d by a known amount (with the sign of that team) and only the other
+    cards' differences widen the bounds.  Checked on twin pairs with the sure
+    trumps and the differences derived here from the cards; many pairs have a
+    shift (there the bound is sharper than the plain lemma's), and in many of
+    those the values differ."""
+    rng = random.Random(78)
+    kernel = KlaverjasKernel(12)
+    kernel.set_twins(False)
+    pairs = shifted = moved = 0
+    for i in range(400):
+        rules = RULESETS[i % len(RULESETS)]
+        st = random_endgame(rng, 3 + i % 2, extra=0, rules=rules, bias=(0.0, 0.5, 1.0)[i % 3])
+        _load(kernel, st)
+        key, sig, cov, cpos = kernel.twin_key()
+        d_x = kernel.future_d()
+        twin = _twin_of(st, cov, rng)
+        _load(kernel, st, hands=twin)
+        if kernel.twin_key() != (key, kernel.twin_key()[1], cov, cpos):
+            continue                    # the new cards can make roem, or sit elsewhere: no twin
+        d_y = kernel.future_d()
+        holder = {c: i for i in range(4) for c in st.hand(i)}
+        cards_y = {Card.from_index(b + 20) for b in range(32) if (twin[0] | twin[1] | twin[2] | twin[3]) >> b & 1}
+        shift = rest = 0
+        for suit in Suit:
+            by_power = lambda c: -card_power(c, st.trump, suit)  # noqa: E731
+            xs = sorted((c for c in holder if c.suit == suit), key=by_power)
+            ys = sorted((c for c in cards_y if c.suit == suit), key=by_power)
+            sure = 0
+            if suit == st.trump and xs:
+                team = holder[xs[0]] % 2
+                while sure < len(xs) and holder[xs[sure]] % 2 == team:
+                    sure += 1
+                sign = 1 if team == st.playing_team else -1
+                shift = sign * sum(card_points(a, st.trump) - card_points(b, st.trump)
+                                   for a, b in zip(xs[:sure], ys[:sure]))
+            rest += sum(abs(card_points(a, st.trump) - card_points(b, st.trump))
+                        for a, b in zip(xs[sure:], ys[sure:]))
+        assert shift - rest <= d_x - d_y <= shift + rest, (repr(st), twin)
+        pairs += 1
+        shifted += shift != 0
+        moved += shift != 0 and d_x != d_y
+    assert pairs >= 150 and shifted >= 40 and moved >= 20, (pairs, shifted, moved)
+
+
 def test_twin_key_encodes_the_holders_by_power():
     """The twin key against its definition, derived here from the cards: the
     cards out ordered by suit, then by power within the suit; ``sig`` has bit
@@ -521,6 +569,24 @@ def test_twin_table_changes_no_value(seed, extra, rules, bias):
                                       (seed >> 4) % 2, rules.variant == "rotterdam",
                                       _STUK[rules.stuk], rules.pit, rules.tie_is_nat))
     assert full[0] == full[1]
+
+
+def test_twin_table_changes_no_full_deal_value():
+    """Full deals (where the twin cut's sharper bound, the sure trumps' shift,
+    fires most) with the twin table and without it: the same value, for every
+    trump, in every rule set."""
+    kernel = KlaverjasKernel(14)
+    for i in range(48):
+        rules = RULESETS[i % len(RULESETS)]
+        deal = Deal.random(seed=9000 + i)
+        for trump in range(4):
+            full = []
+            for on in (True, False):
+                kernel.set_twins(on)
+                full.append(kernel.solve_deal(*(h.mask >> 20 for h in deal.hands), trump, i % 4, (i >> 2) % 2,
+                                              rules.variant == "rotterdam", _STUK[rules.stuk], rules.pit,
+                                              rules.tie_is_nat))
+            assert full[0] == full[1], (i, trump)
 
 
 def test_tiny_transposition_table_is_still_exact():

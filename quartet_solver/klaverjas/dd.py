@@ -62,11 +62,14 @@ by power are the same game but for the card points -- matched cards are legal
 at the same moments, win the same tricks, and a trick's roem is that of its
 roem cards, matched to themselves, so it scores the same roem -- so their
 values of ``d`` differ by at most the sum ``delta`` of the point differences of
-matched cards: a twin's bounds, widened by ``delta``, bound the position.  In
-the ``h`` search a hand made at ``need + delta`` in the twin is made at ``need``
-here (so the twin's bounds hold at a shifted ``need``); in the roem game twins
-have the same value, so there the twin table alone holds the bounds (from two
-tricks left).  Cheap
+matched cards: a twin's bounds, widened by ``delta``, bound the position.  The
+top trumps one team holds above the other team's highest win for that team in
+whatever trick they fall, so their share of the differences moves ``d`` by a
+known ``shift`` instead: the bounds are moved by ``shift`` and widened by the
+rest only.  In the ``h`` search a hand made at ``need - shift + delta`` in
+the twin is made at ``need`` here (so the twin's bounds hold at a shifted
+``need``); in the roem game twins have the same value, so there the twin table
+alone holds the bounds (from two tricks left).  Cheap
 bounds (points still available; roem, which takes one card of each of distinct
 players; the points of top trumps held by one team), interchangeable zero-point
 cards merged (same hand and suit, no other hand's card between them, in no
