@@ -92,7 +92,7 @@ threshold up: the first card of each node with a wide window, the others by a
 null-window test that they are no better (searched again if they are).  It fails
 low when the hand is nat; else its value is exact.  At its nodes with a wide
 window a card searched again costs much, so there, and at every node of the
-first two tricks (the largest subtrees), the cards (after the killer) are
+first three tricks (the largest subtrees), the cards (after the killer) are
 ordered by an estimate: alpha-beta to the end of the trick, the position then
 valued by the middle of its cheap bounds.  The nat search and the roem
 game use null-window tests.
