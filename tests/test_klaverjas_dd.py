@@ -416,6 +416,38 @@ def _twin_of(st: PlayState, keep: int, rng: random.Random) -> list[int]:
     return [sum(1 << (c.index - 20) for c in h) for h in hands]
 
 
+def _twin_pairs(seed: int, count: int = 400):
+    """Twin pairs: random trick-boundary positions (three or four tricks left,
+    the rule sets in turn) and a twin of each (:func:`_twin_of`, kept when its
+    roem cards sit at the same places).  Yields the position, the twin's hands,
+    the roem cards, the cards out of both by suit in power order (highest
+    first), and both positions' future d and roem game, from the searches
+    without twins."""
+    rng = random.Random(seed)
+    kernel = KlaverjasKernel(12)
+    kernel.set_twins(False)
+    for i in range(count):
+        rules = RULESETS[i % len(RULESETS)]
+        st = random_endgame(rng, 3 + i % 2, extra=0, rules=rules, bias=(0.0, 0.5, 1.0)[i % 3])
+        _load(kernel, st)
+        key, sig, cov, cpos = kernel.twin_key()
+        d_x, r_x = kernel.future_d(), kernel.roem_game()
+        twin = _twin_of(st, cov, rng)
+        _load(kernel, st, hands=twin)
+        key_y, sig_y, cov_y, cpos_y = kernel.twin_key()
+        assert key_y == key
+        if (cov_y, cpos_y) != (cov, cpos):
+            continue                    # the new cards can make roem, or sit elsewhere: no twin
+        cards_x = [c for h in st.hands() for c in h]
+        cards_y = [Card.from_index(b + 20) for b in range(32) if (twin[0] | twin[1] | twin[2] | twin[3]) >> b & 1]
+        by_suit = {}
+        for suit in Suit:
+            by_power = lambda c: -card_power(c, st.trump, suit)  # noqa: E731
+            by_suit[suit] = (sorted((c for c in cards_x if c.suit == suit), key=by_power),
+                             sorted((c for c in cards_y if c.suit == suit), key=by_power))
+        yield st, twin, cov, by_suit, (d_x, r_x), (kernel.future_d(), kernel.roem_game())
+
+
 def test_twin_positions_differ_by_at_most_their_points():
     """The twin lemma behind the twin table: two trick-boundary positions with
     one twin key (for each suit, which hand holds its first, second, ... card out
@@ -427,39 +459,21 @@ def test_twin_positions_differ_by_at_most_their_points():
     from the searches without twins (checked against the plain minimax where it
     is cheap); the differences counted here from the cards.  Many pairs have
     roem cards and other cards of the same suits that differ."""
-    rng = random.Random(77)
     kernel = KlaverjasKernel(12)
     kernel.set_twins(False)
     pairs = moved = mixed = roem = 0
-    for i in range(400):
-        rules = RULESETS[i % len(RULESETS)]
-        st = random_endgame(rng, 3 + i % 2, extra=0, rules=rules, bias=(0.0, 0.5, 1.0)[i % 3])
-        _load(kernel, st)
-        key, sig, cov, cpos = kernel.twin_key()
-        d_x = kernel.future_d()
-        r_x = kernel.roem_game()
-        if i % 4 == 0:                                          # the reference searches themselves
-            assert kernel.value() == minimax(st), repr(st)      # (three tricks left)
+    for st, twin, cov, by_suit, (d_x, r_x), (d_y, r_y) in _twin_pairs(77):
+        if len(st.tricks) == 5:                                 # the reference searches themselves
+            _load(kernel, st)                                   # (three tricks left: cheap there)
+            assert kernel.value() == minimax(st), repr(st)
             assert r_x == _roem_game(st) - sum(st.roem), repr(st)
-        twin = _twin_of(st, cov, rng)
-        _load(kernel, st, hands=twin)
-        key_y, sig_y, cov_y, cpos_y = kernel.twin_key()
-        assert key_y == key
-        if (cov_y, cpos_y) != (cov, cpos):
-            continue                    # the new cards can make roem, or sit elsewhere: no twin
-        d_y = kernel.future_d()
-        cards_x = sorted(c for h in st.hands() for c in h)
-        cards_y = [Card.from_index(b + 20) for b in range(32) if (twin[0] | twin[1] | twin[2] | twin[3]) >> b & 1]
         delta = 0
-        for suit in Suit:
-            by_power = lambda c: -card_power(c, st.trump, suit)  # noqa: E731
-            xs = sorted((c for c in cards_x if c.suit == suit), key=by_power)
-            ys = sorted((c for c in cards_y if c.suit == suit), key=by_power)
+        for xs, ys in by_suit.values():
             delta += sum(abs(card_points(a, st.trump) - card_points(b, st.trump)) for a, b in zip(xs, ys))
             if any(cov >> (x.index - 20) & 1 for x in xs) and set(xs) != set(ys):
                 mixed += 1
         assert abs(d_x - d_y) <= delta, (repr(st), twin)
-        assert kernel.roem_game() == r_x, (repr(st), twin)
+        assert r_y == r_x, (repr(st), twin)
         pairs += 1
         moved += d_x != d_y
         roem += r_x > 0
@@ -475,28 +489,11 @@ def test_twin_sure_trumps_shift_the_difference():
     trumps and the differences derived here from the cards; many pairs have a
     shift (there the bound is sharper than the plain lemma's), and in many of
     those the values differ."""
-    rng = random.Random(78)
-    kernel = KlaverjasKernel(12)
-    kernel.set_twins(False)
     pairs = shifted = moved = 0
-    for i in range(400):
-        rules = RULESETS[i % len(RULESETS)]
-        st = random_endgame(rng, 3 + i % 2, extra=0, rules=rules, bias=(0.0, 0.5, 1.0)[i % 3])
-        _load(kernel, st)
-        key, sig, cov, cpos = kernel.twin_key()
-        d_x = kernel.future_d()
-        twin = _twin_of(st, cov, rng)
-        _load(kernel, st, hands=twin)
-        if kernel.twin_key() != (key, kernel.twin_key()[1], cov, cpos):
-            continue                    # the new cards can make roem, or sit elsewhere: no twin
-        d_y = kernel.future_d()
+    for st, twin, cov, by_suit, (d_x, _), (d_y, _) in _twin_pairs(78):
         holder = {c: i for i in range(4) for c in st.hand(i)}
-        cards_y = {Card.from_index(b + 20) for b in range(32) if (twin[0] | twin[1] | twin[2] | twin[3]) >> b & 1}
         shift = rest = 0
-        for suit in Suit:
-            by_power = lambda c: -card_power(c, st.trump, suit)  # noqa: E731
-            xs = sorted((c for c in holder if c.suit == suit), key=by_power)
-            ys = sorted((c for c in cards_y if c.suit == suit), key=by_power)
+        for suit, (xs, ys) in by_suit.items():
             sure = 0
             if suit == st.trump and xs:
                 team = holder[xs[0]] % 2
