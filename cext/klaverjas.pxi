@@ -1067,6 +1067,17 @@ cdef inline int kj_top_trump_team(KJState* s, uint32_t rem, uint32_t* tr, uint32
     return 0 if (ns[0] << 1) > tr[0] else 1
 
 
+cdef inline uint32_t kj_sure_trumps(KJState* s, uint32_t rem, int* team) noexcept nogil:
+    """The top trumps of ``rem`` that one team (``team``; -1 when no trump is
+    out) holds above the other team's highest, as a by-power pattern (bit p - 1
+    for power p): they win for that team whatever the trick they fall in."""
+    cdef uint32_t tr, ns
+    team[0] = kj_top_trump_team(s, rem, &tr, &ns)
+    if team[0] < 0:
+        return 0
+    return tr & KJ_ABOVE[(tr & ~ns) if team[0] == 0 else ns]
+
+
 cdef inline int kj_stuk_to_come(KJState* s) noexcept nogil:
     """Stuk "hand" still to be scored, in P's d: its holder still holds K or Q
     of trumps, so it will play the second of them (the other one it has played
@@ -1087,15 +1098,12 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     cdef int rp = s.d.hpts + 10
     cdef int rub, pp, po, pits
     cdef int p = s.playing
-    cdef int team, sure = 0, sd
-    cdef uint32_t tr, ns = 0, other, cov
+    cdef int team, sure, sd
+    cdef uint32_t cov
     # the highest remaining trumps held by one team all win for it (whatever the
     # trick they fall in), so their points are that team's and the other takes no
     # pit: the run of top ones above the other team's highest
-    team = kj_top_trump_team(s, rem, &tr, &ns)
-    if team >= 0:
-        other = (tr & ~ns) if team == 0 else ns
-        sure = KJ_POWPTS[tr & KJ_ABOVE[other]]
+    sure = KJ_POWPTS[kj_sure_trumps(s, rem, &team)]
     pits = kj_pit_teams(s, team)
     pp = s.pit if (pits >> p) & 1 else 0
     po = s.pit if (pits >> (1 - p)) & 1 else 0
@@ -1302,8 +1310,8 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
                     l3 &= l3 - 1
                     n += 1
                     w3 = 3 if kj_power(s, c3, led) > wp2 else w2
-                    if kj_ab_take(x3, kj_two_leaf(s, c0, c1, c2, c3, w3, all8, sd, mode, roemy), &v3, &a3,
-                                  &b3):
+                    if kj_ab_take(x3, kj_two_leaf(s, c0, c1, c2, c3, w3, all8, sd, mode, roemy),
+                                  &v3, &a3, &b3):
                         break
                 n += 1
                 if kj_ab_take(x2, v3, &v2, &a2, &b2):
@@ -1534,7 +1542,7 @@ cdef inline int kj_twin_delta(KJState* s, uint32_t here, uint32_t there, int* sh
     other team's highest (the same places in both) win for that team whatever
     the trick they fall in, so theirs move d by a known amount (``shift``)."""
     cdef int su, d = 0, p, q, t, low, k, team = s.playing, sh = 0
-    cdef uint32_t x, y, tr, ns, other
+    cdef uint32_t x, y
     for su in range(4):
         x = (here >> (8 * su)) & 0xFFu
         y = (there >> (8 * su)) & 0xFFu
@@ -1543,9 +1551,8 @@ cdef inline int kj_twin_delta(KJState* s, uint32_t here, uint32_t there, int* sh
         t = su == s.trump
         low = 8                     # matched pairs below the sure trumps
         if t:
-            team = kj_top_trump_team(s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], &tr, &ns)
-            other = (tr & ~ns) if team == 0 else ns
-            low = popcount64(x) - popcount64(tr & KJ_ABOVE[other])
+            low = popcount64(x) - popcount64(kj_sure_trumps(
+                s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], &team))
         k = 0
         while x:
             p = KJ_POWPT[t][ctz64(x)]
