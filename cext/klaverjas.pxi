@@ -299,6 +299,9 @@ ctypedef struct KJState:
     uint32_t hands[4]
     int trump, rotterdam, stuk_mode, stuk_seat, pit, thr, playing
     uint32_t trumpmask, stukmask
+    # the roem the loaded position's holdings leave possible (kj_roem_holdings)
+    uint32_t run_ok, four_ok
+    int stuk_ok
     int pts[32]
     int tpow[32]              # 1..8 for trumps, 0 otherwise
     int ppow[32]              # plain power by rank, 1..8
@@ -508,58 +511,51 @@ cdef inline void kj_undo(KJState* s, int seat, int c, KJUndo* u) noexcept nogil:
     s.tcard[u.d.ntrick] = u.tcard      # the roem bound reads the trick's cards
 
 
+cdef inline void kj_roem_holdings(KJState* s) noexcept nogil:
+    """At a trick boundary where a position is loaded: which roem its holdings
+    leave possible (:func:`kj_roem_prospects`).  A roem takes one card of each
+    of distinct players, so a run of three ranks w, w+1, w+2 of a suit is
+    impossible when one player holds two of them, four of a kind when one
+    holds two, stuk (per trick) when one holds K and Q.  A player's holding
+    only shrinks, so while all of a roem's cards are still out (in the hands
+    or the trick, counted for the players who played them) the one that held
+    two still does: what is impossible here stays so, and what is possible
+    stays so while its cards are out."""
+    cdef uint32_t h, a, bad = 0, two = 0, c
+    cdef int i
+    s.stuk_ok = 1
+    for i in range(4):
+        h = s.hands[i]
+        a = h & (h >> 4)
+        bad |= a | (a >> 4) | (h & (h >> 8))
+        # per rank (a nibble): two cards or more, by the nibble's bit count
+        c = (h & 0x55555555u) + ((h >> 1) & 0x55555555u)
+        c = (c & 0x33333333u) + ((c >> 2) & 0x33333333u)
+        two |= (c + 0x66666666u) & 0x88888888u
+        if (h & s.stukmask) == s.stukmask:
+            s.stuk_ok = 0
+    s.run_ok = ~bad
+    # bit 4 * n for each rank n >= 3 (T J Q K A) no player holds two of
+    s.four_ok = ~(two >> 3) & 0x11111000u
+
+
 cdef inline uint32_t kj_roem_prospects(KJState* s, uint32_t* four, int* stuk) noexcept nogil:
     """The roem that can still be scored from the cards in the hands and in the
     trick: returns the cards of the runs that can (windows of ranks w, w+1, w+2
-    of a suit, all out); ``four`` gets the ranks (bit n) whose four of a kind
-    can, ``stuk`` whether stuk can.
-
-    A roem takes one card of each of distinct players (a trick's cards count
-    for the players who played them): a run of three ranks w, w+1, w+2 of a
-    suit is impossible when one player holds two of them; four of a kind when
-    one player holds two; stuk (per trick) when one player holds K and Q; stuk
-    per hand when its holder has played both."""
-    cdef int n, i
-    cdef uint32_t q, m, h, a, b, bad = 0, good, cov = 0, rem
-    cdef uint32_t hm[4]
-    hm[0] = s.hands[0]
-    hm[1] = s.hands[1]
-    hm[2] = s.hands[2]
-    hm[3] = s.hands[3]
-    for i in range(s.d.ntrick):
-        hm[(s.d.leader + i) & 3] |= (<uint32_t>1) << s.tcard[i]
-    rem = hm[0] | hm[1] | hm[2] | hm[3]
-    # bit 4 * w + suit: the window of ranks w..w+2 of that suit
-    good = rem & (rem >> 4) & (rem >> 8)
-    if good:
-        for i in range(4):
-            h = hm[i]
-            a = h & (h >> 4)
-            bad |= a | (a >> 4) | (h & (h >> 8))
-        good &= ~bad
-        cov = good | (good << 4) | (good << 8)
-    four[0] = 0
-    # bit 4 * n for each rank n >= 3 (T J Q K A) of which all four cards are out
-    q = rem & (rem >> 1) & (rem >> 2) & (rem >> 3) & 0x11111000u
-    while q:
-        n = ctz64(q) >> 2
-        q &= q - 1
-        m = (<uint32_t>0xF) << (4 * n)
-        a = hm[0] & m
-        b = hm[1] & m
-        h = hm[2] & m
-        if a and b and h and (a & (a - 1)) == 0 and (b & (b - 1)) == 0 and (h & (h - 1)) == 0:
-            four[0] |= 1u << n
+    of a suit, all out, that no player holds two of); ``four`` gets bit 4 * n
+    for each rank n whose four of a kind can (all out, no player holds two),
+    ``stuk`` whether stuk can (per trick: K and Q out, not one player's; per
+    hand: its holder has still to play the second).  What the holdings leave
+    possible is set once per loaded position (:func:`kj_roem_holdings`)."""
+    cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask
+    cdef uint32_t good = rem & (rem >> 4) & (rem >> 8) & s.run_ok
+    four[0] = rem & (rem >> 1) & (rem >> 2) & (rem >> 3) & s.four_ok
     stuk[0] = 0
-    if s.stuk_mode == KJ_STUK_TRICK and (rem & s.stukmask) == s.stukmask:
-        for i in range(4):
-            if (hm[i] & s.stukmask) == s.stukmask:
-                break
-        else:
-            stuk[0] = 1
+    if s.stuk_mode == KJ_STUK_TRICK:
+        stuk[0] = s.stuk_ok and (rem & s.stukmask) == s.stukmask
     elif s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
         stuk[0] = 1             # the holder has still to play the second of K, Q
-    return cov
+    return good | (good << 4) | (good << 8)
 
 
 cdef inline int kj_roem_ub_cov(KJState* s, uint32_t* cov_o) noexcept nogil:
@@ -575,7 +571,7 @@ cdef inline int kj_roem_ub_cov(KJState* s, uint32_t* cov_o) noexcept nogil:
             # the number of the suit's cards in runs: a sum of bits 4 apart by a product
             ub += KJ_RUNUB[(((cov >> suit) & 0x11111111u) * <uint32_t>0x11111111u) >> 28]
     while four:
-        n = ctz64(four)
+        n = ctz64(four) >> 2
         four &= four - 1
         ub += KJ_FOUR[n]
         all4 |= (<uint32_t>0xF) << (4 * n)
@@ -2392,6 +2388,7 @@ cdef class KlaverjasKernel:
         s.d.flags = flags
         s.d.tricks_done = tricks_done
         s.d.hpts = kj_points_of(s, h0 | h1 | h2 | h3)
+        kj_roem_holdings(s)
 
     def load(self, hands, trick, int leader, int trump, bint rotterdam, int stuk_mode, int stuk_seat,
              int pit, bint tie_is_nat, int playing, int accd, int acct, int flags, int tricks_done,

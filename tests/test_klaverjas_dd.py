@@ -232,6 +232,31 @@ def test_roem_bound_is_an_upper_bound(rules):
     assert zero_seen > 0            # the bound often proves that no roem is left
 
 
+@pytest.mark.parametrize("rules", RULESETS[:5], ids=str)
+def test_roem_bound_after_play_equals_a_fresh_load(rules):
+    """What roem is possible is read from the holdings once per loaded position
+    (``kj_roem_holdings``) and from the cards still out after that: positions
+    reached by play in the kernel get the same roem bound and twin key as the
+    same positions loaded afresh, and the bound holds against exhaustive play."""
+    from quartet_solver.klaverjas.dd import _kernel, _load
+
+    played, fresh = _kernel(10), KlaverjasKernel(10)
+    rng = random.Random(77 + len(str(rules)))
+    for _ in range(25):
+        st = random_endgame(rng, 5, extra=rng.randrange(4), rules=rules, bias=rng.choice([0.0, 0.5]))
+        _load(played, st)
+        while len(st.tricks) < 7:
+            card = rng.choice(st.legal_cards())
+            played.play(card.index - 20)
+            st = st.play(card)
+            _load(fresh, st)
+            assert played.roem_bound() == fresh.roem_bound(), repr(st)
+            if not st.trick:
+                assert played.twin_key() == fresh.twin_key(), repr(st)
+            if len(st.tricks) >= 6:
+                assert played.roem_bound() >= _max_future_roem(st) - sum(st.roem), repr(st)
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=hst.integers(0, 2**30), tricks_left=hst.integers(2, 3), extra=hst.integers(0, 3),
        rules=hst.sampled_from(RULESETS), bias=hst.sampled_from([0.0, 0.5, 1.0]))
