@@ -638,9 +638,9 @@ cdef inline void kj_canon(KJState* s, uint32_t* key) noexcept nogil:
     tricks left (default 5) the hands are the key: there the moves cost more
     than they save."""
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
-    cdef uint32_t wb, x, bit, todo
+    cdef uint32_t bit, todo, live
     cdef uint32_t lw = rem & 0xFFFu & ~((<uint32_t>1) << (8 + s.trump))
-    cdef int su, w, i, r, k, nr, dead
+    cdef int su, i, r, k, nr
     key[0] = s.hands[0]
     key[1] = s.hands[1]
     key[2] = s.hands[2]
@@ -650,24 +650,14 @@ cdef inline void kj_canon(KJState* s, uint32_t* key) noexcept nogil:
     # suits (bit su) whose low cards are not the lowest ranks: a rank out
     # while the rank below it is not
     todo = (((lw >> 4) & ~lw) | ((lw >> 8) & ~(lw >> 4))) & 0xFu
+    # the runs of ranks w, w + 1, w + 2 that can still be scored (all out, no
+    # hand with two of them: kj_roem_holdings), bit 4 * w + suit
+    live = rem & (rem >> 4) & (rem >> 8) & s.run_ok
     while todo:
         su = ctz64(todo)
         todo &= todo - 1
         nr = 2 if su == s.trump else 3
-        dead = 1
-        for w in range(nr):
-            # the run of ranks w, w + 1, w + 2: all out, no hand with two of them?
-            wb = (<uint32_t>0x111u) << (4 * w + su)
-            if (rem & wb) != wb:
-                continue
-            for i in range(4):
-                x = s.hands[i] & wb
-                if x & (x - 1):
-                    break
-            else:
-                dead = 0
-                break
-        if not dead:
+        if live & ((<uint32_t>0x11u if nr == 2 else 0x111u) << su):
             continue
         k = 0
         for r in range(nr):
@@ -1265,10 +1255,11 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
     if kj_check_limits(s):
         return 0
     sd = kj_stuk_to_come(s)
-    # the eight cards hold a run, four of a kind or stuk (else no roem)
-    roemy = (all8 & (all8 >> 4) & (all8 >> 8)) != 0 or (
-        all8 & (all8 >> 1) & (all8 >> 2) & (all8 >> 3) & 0x11111111u) != 0 or (
-        s.stuk_mode == KJ_STUK_TRICK and (all8 & s.stukmask) == s.stukmask)
+    # the eight cards hold a run, four of a kind or stuk that the holdings
+    # leave possible (kj_roem_holdings; else no roem)
+    roemy = (all8 & (all8 >> 4) & (all8 >> 8) & s.run_ok) != 0 or (
+        all8 & (all8 >> 1) & (all8 >> 2) & (all8 >> 3) & s.four_ok) != 0 or (
+        s.stuk_mode == KJ_STUK_TRICK and s.stuk_ok and (all8 & s.stukmask) == s.stukmask)
     v0 = -KJ_INF if x0 else KJ_INF
     while l0:
         c0 = ctz64(l0)
