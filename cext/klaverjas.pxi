@@ -855,37 +855,32 @@ cdef inline void kj_merge_n(int16_t* lo, int16_t* hi, int16_t* nlo, int16_t* nhi
 cdef inline uint32_t kj_merge(KJState* s, uint32_t own, uint32_t legal) noexcept nogil:
     """Drop legal cards equivalent to a kept one: 0-point cards of one suit in
     the same hand with no card of another hand (or of the trick) between them,
-    that can be in no roem with cards of the other hands."""
+    that are in no run that can still be scored (:func:`kj_roem_holdings`)."""
     return kj_merge_at(s, own, legal, s.d.tmask)
 
 
 cdef inline uint32_t kj_merge_at(KJState* s, uint32_t own, uint32_t legal, uint32_t tmask) noexcept nogil:
     """:func:`kj_merge` with the trick's cards ``tmask`` given."""
     cdef uint32_t oth = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | tmask) & ~own
-    cdef uint32_t lp, op, need, btw
-    cdef int su, r, w, prev, safe
+    cdef uint32_t lp, op, btw, live, lv
+    cdef int su, r, prev
     cdef uint32_t low = legal & 0xFFFu & ~(s.trumpmask & 0xF00u)
     if not (low & ((low >> 4) | (low >> 8))):
         return legal                # no two low cards of one suit
+    # the runs that can still be scored (kj_roem_holdings), bit 4 * w + suit
+    live = (oth | own) & ((oth | own) >> 4) & ((oth | own) >> 8) & s.run_ok
     for su in range(4):
         lp = kj_suit_pattern(legal, su) & (0x3u if su == s.trump else 0x7u)
         if (lp & (lp - 1)) == 0:
             continue
         op = kj_suit_pattern(oth, su)
+        lv = kj_suit_pattern(live, su)
         prev = -1
         for r in range(3):
             if not (lp & (1u << r)):
                 continue
-            safe = 1
-            w = r - 2 if r >= 2 else 0
-            while w <= r:
-                need = (7u << w) & ~(1u << r)
-                if (op & need) == need:
-                    safe = 0
-                    break
-                w += 1
-            if not safe:
-                continue
+            if lv & ((2u << r) - 1):
+                continue            # in a run that can still be scored
             if prev >= 0:
                 btw = ((1u << r) - 1) & ~((1u << (prev + 1)) - 1)
                 if (op & btw) == 0:
