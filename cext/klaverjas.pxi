@@ -1963,6 +1963,13 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         nb = base - 20 if kj_stuk_to_come(s) else base
         if nb <= a and dmax <= need:
             return nb
+        if dmax <= need:
+            # no line makes the hand, so h = base - R, R the roem game's value
+            # from here (cheaper to search; nodes 0.984 in the nat search)
+            v = kj_search_r(s, base - b, base - a)
+            if s.aborted:
+                return 0
+            return base - v
         if s.d.tricks_done == 6:
             return kj_two(s, a, b, 1)
         # made-ness already settled by the mode-D table?
