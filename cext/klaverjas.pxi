@@ -1254,7 +1254,32 @@ cdef inline uint64_t kj_two_key(KJState* s, uint32_t all8, int mode) noexcept no
             | ((<uint64_t>(s.d.leader | (s.d.flags << 2) | (mode << 4))) << 56))
 
 
-cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
+cdef inline KJTwoEntry* kj_two_entry(KJState* s, int mode, uint64_t* tk) noexcept nogil:
+    """The two-trick table's slot of a position with two tricks left, with
+    its key in ``tk`` (:func:`kj_two_key`; ``mode``: 0 the d search, 2 the
+    roem game)."""
+    tk[0] = kj_two_key(s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], mode)
+    return &s.two[(tk[0] * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - KJ_TWO_BITS)]
+
+
+cdef inline int kj_two_hit(KJState* s, KJTwoEntry* te, uint64_t tk, int off, int alpha, int beta,
+                           int* v) noexcept nogil:
+    """Whether the slot ``te`` holds the position ``tk`` with bounds that
+    settle the window (values absolute: the stored ones plus ``off``), its
+    value or bound then in ``v``."""
+    if te.key != tk or te.gen != s.gen:
+        return 0
+    if te.lo + off >= beta or te.lo == te.hi:
+        v[0] = te.lo + off
+        return 1
+    if te.hi + off <= alpha:
+        v[0] = te.hi + off
+        return 1
+    return 0
+
+
+cdef int kj_two(KJState* s, int alpha, int beta, int mode, KJTwoEntry* te=NULL,
+                uint64_t tk=0) noexcept nogil:
     """Fail-soft alpha-beta over the last two tricks from their boundary (every
     hand holds two cards), values absolute as in :func:`kj_trick_plain`: the
     first of them by four nested loops over the legal cards, the last scored
@@ -1276,23 +1301,14 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode) noexcept nogil:
     # kj_trick_add per level took 1.3% longer (paired)
     cdef int c0, c1, c2, c3, led, p0, p1, p2, w1, w2, w3, wp1, wp2, t1, t2
     cdef int a0 = alpha, b0 = beta, a1, b1, a2, b2, a3, b3, v0, v1, v2, v3
-    cdef int n = 0, sd = 0, roemy, off = 0, lo, hi
+    cdef int n = 0, sd = 0, roemy, off = s.d.accd if mode == 0 else s.d.acct
     cdef uint32_t all8 = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
-    cdef uint64_t tk = 0
-    cdef KJTwoEntry* te = NULL
     if kj_check_limits(s):
         return 0
-    if mode != 1:
-        tk = kj_two_key(s, all8, mode)
-        te = &s.two[(tk * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - KJ_TWO_BITS)]
-        off = s.d.accd if mode == 0 else s.d.acct
-        if te.key == tk and te.gen == s.gen:
-            lo = te.lo + off
-            hi = te.hi + off
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
+    if te == NULL and mode != 1:
+        te = kj_two_entry(s, mode, &tk)
+        if kj_two_hit(s, te, tk, off, alpha, beta, &v0):
+            return v0
     sd = kj_stuk_to_come(s)
     # the eight cards hold a run, four of a kind or stuk that the holdings
     # leave possible (kj_roem_holdings; else no roem)
@@ -1861,8 +1877,9 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
     cdef int a0, b0, dmin, dmax, xub, po, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0
     cdef int twin = 0, est = 0
-    cdef uint64_t h = 0
+    cdef uint64_t h = 0, tk = 0
     cdef KJEntry* e = NULL
+    cdef KJTwoEntry* te = NULL
     cdef KJTwinKey tw
     cdef KJUndo u
     cdef uint32_t key[4]
@@ -1880,13 +1897,18 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
         meta = s.d.leader | (s.d.flags << 2)
         if s.d.tricks_done < 6:
             h = kj_key(s, key)
+        else:
+            # the two-trick table first: a hit saves the cheap bounds too
+            te = kj_two_entry(s, 0, &tk)
+            if kj_two_hit(s, te, tk, s.d.accd, a + s.d.accd, b + s.d.accd, &v):
+                return v - s.d.accd
         kj_future_bounds(s, &dmin, &dmax, &xub, &po, a, b, &cov)
         if xub >= 0 and dmax <= a:
             return dmax
         if xub >= 0 and dmin >= b:
             return dmin
         if s.d.tricks_done == 6:
-            return kj_two(s, a + s.d.accd, b + s.d.accd, 0) - s.d.accd
+            return kj_two(s, a + s.d.accd, b + s.d.accd, 0, te, tk) - s.d.accd
         depth = 8 - s.d.tricks_done
         e = kj_find(s, key, h, meta)
         if e != NULL and kj_use_entry(e, &a, &b, &ttbest, &v):
