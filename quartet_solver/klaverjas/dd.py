@@ -43,7 +43,9 @@ first tried as the test ``R <= base - x`` (``R = 0`` settles ``value = base``;
 after a test has shown ``value <= r``, ``R <= base - r`` settles ``value = r``);
 and in the ``h`` search, where the other team leads a trick (with three
 tricks left or more), a test of the roem game goes before the ``h`` search
-there: it can show ``h >= x`` for all that team's leads at once.
+there: it can show ``h >= x`` for all that team's leads at once.  Where no
+line can make the hand any more (by the cheap bound of ``d``), ``h`` is
+``base - R`` exactly, and the roem game is searched there instead.
 
 All are fail-soft alpha-beta searches with one transposition table of bounds,
 keyed by the exact remaining hands, the leader and the two "won every trick so
@@ -76,9 +78,14 @@ cards merged (same hand and suit, no other hand's card between them, in no
 possible roem) and move ordering down to five tricks left; with four or three
 tricks left, a plain search of each trick that updates the state once per
 trick (only the lead ordered); with two left, four nested loops over the first
-of them with the last scored directly, after the cheap bounds but without the
-transposition table (cheaper than its probe; the roem game still keeps its
-twins there).
+of them with the last scored directly, without the transposition table
+(cheaper than its probe; the roem game still keeps its twins there) but with a
+small *two-trick table* of its own, by exact key, which the ``d`` search and
+the roem game probe first (16 KiB: it stays in the cache).  Which roem is
+possible at all is read once per loaded position from the holdings: a run, a
+four of a kind or stuk that one player's holding rules out (two of its cards
+in one hand) stays ruled out, so the cheap roem bound, the roem cards and the
+merges only mask the cards still out.
 Everywhere a *killer* goes first, before the table's best card: the card
 that last cut a search at the same place of a trick (tricks done, seat to
 play, led suit, winning card so far; for a lead, the suit led to the trick
