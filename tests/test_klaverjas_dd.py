@@ -257,6 +257,37 @@ def test_roem_bound_after_play_equals_a_fresh_load(rules):
                 assert played.roem_bound() >= _max_future_roem(st) - sum(st.roem), repr(st)
 
 
+def test_two_trick_table_keeps_positions_apart():
+    """The two-trick table (``kj_two``) holds bounds by exact key within a solve's
+    generation (one game: the same trump and rules): positions with two tricks
+    left that differ only in the pit flags or the leader get, searched one after
+    the other in one generation, the values each gets in a fresh one (future d
+    and roem game)."""
+    rng = random.Random(606)
+    kernel, fresh = KlaverjasKernel(10), KlaverjasKernel(10)
+
+    def values(k: KlaverjasKernel, hands, leader, trump, flags, new_generation):
+        k.load(hands, [], leader, trump, False, 0, -1, 100, True, 0, 0, 0, flags, 6, new_generation)
+        d = k.future_d()
+        k.load(hands, [], leader, trump, False, 0, -1, 100, True, 0, 0, 0, flags, 6, False)
+        return d, k.roem_game()
+
+    differ = 0
+    for _ in range(150):
+        cards = rng.sample(range(32), 8)
+        hands = [(1 << cards[2 * i]) | (1 << cards[2 * i + 1]) for i in range(4)]
+        trump = rng.randrange(4)
+        variants = [(leader, trump, flags) for leader in range(4) for flags in (0, 1, 2)]
+        rng.shuffle(variants)
+        seen = []
+        for i, (leader, t, flags) in enumerate(variants):
+            same = values(kernel, hands, leader, t, flags, i == 0)
+            assert same == values(fresh, hands, leader, t, flags, True), (hands, leader, t, flags)
+            seen.append(same)
+        differ += len(set(seen)) > 1
+    assert differ > 100            # the variants mostly have different values
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=hst.integers(0, 2**30), tricks_left=hst.integers(2, 3), extra=hst.integers(0, 3),
        rules=hst.sampled_from(RULESETS), bias=hst.sampled_from([0.0, 0.5, 1.0]))
