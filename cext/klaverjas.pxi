@@ -286,7 +286,7 @@ ctypedef struct KJTwoEntry:
     # bounds of the last two tricks' value of a position (kj_two) less the acc
     # d (d search) or the roem so far (roem game): that part depends on the
     # position alone
-    uint64_t key              # kj_two_key
+    uint64_t key              # kj_two_entry
     int16_t lo
     int16_t hi
     uint16_t gen
@@ -553,6 +553,20 @@ cdef inline void kj_roem_holdings(KJState* s) noexcept nogil:
     s.four_ok = ~(two >> 3) & 0x11111000u
 
 
+cdef inline uint32_t kj_live_runs(KJState* s, uint32_t m) noexcept nogil:
+    """The runs that can still be scored when the cards still out are ``m``:
+    bit 4 * w + suit for the ranks w, w + 1, w + 2 of a suit all in ``m``, that
+    no player holds two of (:func:`kj_roem_holdings`)."""
+    return m & (m >> 4) & (m >> 8) & s.run_ok
+
+
+cdef inline uint32_t kj_live_fours(KJState* s, uint32_t m) noexcept nogil:
+    """The fours of a kind that can still be scored when the cards still out
+    are ``m``: bit 4 * n for each rank n with all four cards in ``m``, that no
+    player holds two of (:func:`kj_roem_holdings`)."""
+    return m & (m >> 1) & (m >> 2) & (m >> 3) & s.four_ok
+
+
 cdef inline uint32_t kj_roem_prospects(KJState* s, uint32_t* four, int* stuk) noexcept nogil:
     """The roem that can still be scored from the cards in the hands and in the
     trick: returns the cards of the runs that can (windows of ranks w, w+1, w+2
@@ -562,8 +576,8 @@ cdef inline uint32_t kj_roem_prospects(KJState* s, uint32_t* four, int* stuk) no
     hand: its holder has still to play the second).  What the holdings leave
     possible is set once per loaded position (:func:`kj_roem_holdings`)."""
     cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask
-    cdef uint32_t good = rem & (rem >> 4) & (rem >> 8) & s.run_ok
-    four[0] = rem & (rem >> 1) & (rem >> 2) & (rem >> 3) & s.four_ok
+    cdef uint32_t good = kj_live_runs(s, rem)
+    four[0] = kj_live_fours(s, rem)
     stuk[0] = 0
     if s.stuk_mode == KJ_STUK_TRICK:
         stuk[0] = s.stuk_ok and (rem & s.stukmask) == s.stukmask
@@ -664,9 +678,7 @@ cdef inline void kj_canon(KJState* s, uint32_t* key) noexcept nogil:
     # suits (bit su) whose low cards are not the lowest ranks: a rank out
     # while the rank below it is not
     todo = (((lw >> 4) & ~lw) | ((lw >> 8) & ~(lw >> 4))) & 0xFu
-    # the runs of ranks w, w + 1, w + 2 that can still be scored (all out, no
-    # hand with two of them: kj_roem_holdings), bit 4 * w + suit
-    live = rem & (rem >> 4) & (rem >> 8) & s.run_ok
+    live = kj_live_runs(s, rem)
     while todo:
         su = ctz64(todo)
         todo &= todo - 1
@@ -881,8 +893,7 @@ cdef inline uint32_t kj_merge_at(KJState* s, uint32_t own, uint32_t legal, uint3
     cdef uint32_t low = legal & 0xFFFu & ~(s.trumpmask & 0xF00u)
     if not (low & ((low >> 4) | (low >> 8))):
         return legal                # no two low cards of one suit
-    # the runs that can still be scored (kj_roem_holdings), bit 4 * w + suit
-    live = (oth | own) & ((oth | own) >> 4) & ((oth | own) >> 8) & s.run_ok
+    live = kj_live_runs(s, oth | own)
     for su in range(4):
         lp = kj_suit_pattern(legal, su) & (0x3u if su == s.trump else 0x7u)
         if (lp & (lp - 1)) == 0:
@@ -1243,22 +1254,17 @@ cdef inline int kj_two_leaf(KJState* s, int c0, int c1, int c2, int c3, int win_
     return KJ_BIG if fd > s.thr else -(162 + ft)
 
 
-cdef inline uint64_t kj_two_key(KJState* s, uint32_t all8, int mode) noexcept nogil:
-    """The exact key of a position with two tricks left (``all8``: its eight
-    cards): the cards (bits 0-31), which of them N, E and S hold (a byte each,
-    packed in the order of the cards: W holds the rest), the leader, the pit
-    flags and the search (``mode``)."""
-    return (<uint64_t>all8 | ((<uint64_t>kj_compress32(all8, s.hands[0])) << 32)
-            | ((<uint64_t>kj_compress32(all8, s.hands[1])) << 40)
-            | ((<uint64_t>kj_compress32(all8, s.hands[2])) << 48)
-            | ((<uint64_t>(s.d.leader | (s.d.flags << 2) | (mode << 4))) << 56))
-
-
 cdef inline KJTwoEntry* kj_two_entry(KJState* s, int mode, uint64_t* tk) noexcept nogil:
     """The two-trick table's slot of a position with two tricks left, with
-    its key in ``tk`` (:func:`kj_two_key`; ``mode``: 0 the d search, 2 the
-    roem game)."""
-    tk[0] = kj_two_key(s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], mode)
+    its exact key in ``tk``: the eight cards (bits 0-31), which of them N, E
+    and S hold (a byte each, packed in the order of the cards: W holds the
+    rest), the leader, the pit flags and the search (``mode``: 0 the d search,
+    2 the roem game)."""
+    cdef uint32_t all8 = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+    tk[0] = (<uint64_t>all8 | ((<uint64_t>kj_compress32(all8, s.hands[0])) << 32)
+             | ((<uint64_t>kj_compress32(all8, s.hands[1])) << 40)
+             | ((<uint64_t>kj_compress32(all8, s.hands[2])) << 48)
+             | ((<uint64_t>(s.d.leader | (s.d.flags << 2) | (mode << 4))) << 56))
     return &s.two[(tk[0] * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - KJ_TWO_BITS)]
 
 
@@ -1278,8 +1284,8 @@ cdef inline int kj_two_hit(KJState* s, KJTwoEntry* te, uint64_t tk, int off, int
     return 0
 
 
-cdef int kj_two(KJState* s, int alpha, int beta, int mode, KJTwoEntry* te=NULL,
-                uint64_t tk=0) noexcept nogil:
+cdef int kj_two(KJState* s, int alpha, int beta, int mode, KJTwoEntry* te,
+                uint64_t tk) noexcept nogil:
     """Fail-soft alpha-beta over the last two tricks from their boundary (every
     hand holds two cards), values absolute as in :func:`kj_trick_plain`: the
     first of them by four nested loops over the legal cards, the last scored
@@ -1287,10 +1293,12 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode, KJTwoEntry* te=NULL,
     its table probe there; its cards count as nodes.
 
     The d search and the roem game keep its bounds in a small table of their
-    own by exact key (:func:`kj_two_key`): a position with two tricks left
+    own by exact key (:func:`kj_two_entry`): a position with two tricks left
     recurs often in a solve (0.88x nodes, 0.95x instructions; the probe,
-    cache-resident, costs a few of them: paired 0.98-0.99x time).  The nat
-    search's values depend on the need too, so it does not."""
+    cache-resident, costs a few of them: paired 0.98-0.99x time).  They probe
+    it (:func:`kj_two_hit`) and pass the slot ``te`` (key ``tk``), where the
+    result goes; the nat search's values depend on the need too, so it passes
+    none."""
     cdef int leader = s.d.leader
     cdef int s1 = (leader + 1) & 3, s2 = (leader + 2) & 3, s3 = (leader + 3) & 3
     cdef int x0 = ((leader & 1) == s.playing) != (mode == 2)
@@ -1305,15 +1313,10 @@ cdef int kj_two(KJState* s, int alpha, int beta, int mode, KJTwoEntry* te=NULL,
     cdef uint32_t all8 = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     if kj_check_limits(s):
         return 0
-    if te == NULL and mode != 1:
-        te = kj_two_entry(s, mode, &tk)
-        if kj_two_hit(s, te, tk, off, alpha, beta, &v0):
-            return v0
     sd = kj_stuk_to_come(s)
     # the eight cards hold a run, four of a kind or stuk that the holdings
     # leave possible (kj_roem_holdings; else no roem)
-    roemy = (all8 & (all8 >> 4) & (all8 >> 8) & s.run_ok) != 0 or (
-        all8 & (all8 >> 1) & (all8 >> 2) & (all8 >> 3) & s.four_ok) != 0 or (
+    roemy = kj_live_runs(s, all8) != 0 or kj_live_fours(s, all8) != 0 or (
         s.stuk_mode == KJ_STUK_TRICK and s.stuk_ok and (all8 & s.stukmask) == s.stukmask)
     v0 = -KJ_INF if x0 else KJ_INF
     while l0:
@@ -2038,22 +2041,22 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
         # nb: base, less a stuk "hand" still to come (nat, it goes to the
         # other team too)
         nb = base - 20 if kj_stuk_to_come(s) else base
-        if nb <= a and dmax <= need:
-            return nb
         if dmax <= need:
             # no line makes the hand, so h = base - R, R the roem game's value
             # from here (cheaper to search; nodes 0.984 in the nat search)
+            if nb <= a:
+                return nb
             v = kj_search_r(s, base - b, base - a)
             if s.aborted:
                 return 0
             return base - v
         if s.d.tricks_done == 6:
-            return kj_two(s, a, b, 1)
+            return kj_two(s, a, b, 1, NULL, 0)
         # made-ness already settled by the mode-D table?
         ed = kj_find(s, key, h, meta)
         if ed != NULL and ed.lo > need:
             return KJ_BIG
-        hi_b = nb if (dmax <= need or (ed != NULL and ed.hi <= need)) else KJ_BIG
+        hi_b = nb if ed != NULL and ed.hi <= need else KJ_BIG
         if hi_b <= a:
             return hi_b
         if xub == 0 or a >= nb:
@@ -2162,7 +2165,8 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     cdef int n = s.d.ntrick, seat, maxi, cnt, i, c, v, best, bestc = -1, delta, before
     cdef int a0, b0, rmax, meta = 0, ttbest = -1, a = alpha, b = beta, depth = 0, fd, ft
     cdef int twin = 0
-    cdef uint64_t h = 0
+    cdef uint64_t h = 0, tk = 0
+    cdef KJTwoEntry* te = NULL
     cdef KJEntry* e = NULL
     cdef KJTwinKey tw
     cdef KJUndo u
@@ -2205,9 +2209,13 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
     maxi = (seat & 1) != s.playing
     if n == 0 and s.d.tricks_done == 6:
         cnt = 0
-        best = kj_two(s, a + s.d.acct, b + s.d.acct, 2) - s.d.acct
-        if s.aborted:
-            return 0
+        te = kj_two_entry(s, 2, &tk)
+        if kj_two_hit(s, te, tk, s.d.acct, a + s.d.acct, b + s.d.acct, &v):
+            best = v - s.d.acct
+        else:
+            best = kj_two(s, a + s.d.acct, b + s.d.acct, 2, te, tk) - s.d.acct
+            if s.aborted:
+                return 0
     elif n == 0 and s.d.tricks_done >= 4:
         cnt = 0
         best = kj_ply_plain(s, a + s.d.acct, b + s.d.acct, 2, ttbest, &bestc, ~cov) - s.d.acct
