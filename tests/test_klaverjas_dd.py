@@ -477,8 +477,9 @@ def _twin_pairs(seed: int, count: int = 400):
     the rule sets in turn) and a twin of each (:func:`_twin_of`, kept when its
     roem cards sit at the same places).  Yields the position, the twin's hands,
     the roem cards, the cards out of both by suit in power order (highest
-    first), and both positions' future d and roem game, from the searches
-    without twins."""
+    first), both positions' future d and roem game, from the searches
+    without twins, and the kernel's ``(widen, shift)`` between them
+    (:func:`kj_twin_delta`, the position's signature here, the twin's there)."""
     rng = random.Random(seed)
     kernel = KlaverjasKernel(12)
     kernel.set_twins(False)
@@ -501,7 +502,8 @@ def _twin_pairs(seed: int, count: int = 400):
             by_power = lambda c: -card_power(c, st.trump, suit)  # noqa: E731
             by_suit[suit] = (sorted((c for c in cards_x if c.suit == suit), key=by_power),
                              sorted((c for c in cards_y if c.suit == suit), key=by_power))
-        yield st, twin, cov, by_suit, (d_x, r_x), (kernel.future_d(), kernel.roem_game())
+        yield (st, twin, cov, by_suit, (d_x, r_x), (kernel.future_d(), kernel.roem_game()),
+               kernel.twin_delta(sig, sig_y))
 
 
 def test_twin_positions_differ_by_at_most_their_points():
@@ -518,7 +520,7 @@ def test_twin_positions_differ_by_at_most_their_points():
     kernel = KlaverjasKernel(12)
     kernel.set_twins(False)
     pairs = moved = mixed = roem = 0
-    for st, twin, cov, by_suit, (d_x, r_x), (d_y, r_y) in _twin_pairs(77):
+    for st, twin, cov, by_suit, (d_x, r_x), (d_y, r_y), _ in _twin_pairs(77):
         if len(st.tricks) == 5:                                 # the reference searches themselves
             _load(kernel, st)                                   # (three tricks left: cheap there)
             assert kernel.value() == minimax(st), repr(st)
@@ -544,9 +546,10 @@ def test_twin_sure_trumps_shift_the_difference():
     cards' differences widen the bounds.  Checked on twin pairs with the sure
     trumps and the differences derived here from the cards; many pairs have a
     shift (there the bound is sharper than the plain lemma's), and in many of
-    those the values differ."""
+    those the values differ.  The kernel's own widening and shift
+    (:func:`kj_twin_delta`) must equal those derived here."""
     pairs = shifted = moved = 0
-    for st, twin, cov, by_suit, (d_x, _), (d_y, _) in _twin_pairs(78):
+    for st, twin, cov, by_suit, (d_x, _), (d_y, _), kernel_delta in _twin_pairs(78):
         holder = {c: i for i in range(4) for c in st.hand(i)}
         shift = rest = 0
         for suit, (xs, ys) in by_suit.items():
@@ -561,6 +564,7 @@ def test_twin_sure_trumps_shift_the_difference():
             rest += sum(abs(card_points(a, st.trump) - card_points(b, st.trump))
                         for a, b in zip(xs[sure:], ys[sure:]))
         assert shift - rest <= d_x - d_y <= shift + rest, (repr(st), twin)
+        assert kernel_delta == (rest, shift), (repr(st), twin)
         pairs += 1
         shifted += shift != 0
         moved += shift != 0 and d_x != d_y
