@@ -1825,38 +1825,86 @@ cdef inline void kj_twin_store_n(KJState* s, KJTwinKey* p, int need, int dmax, i
     kj_merge_n(&t.lo, &t.hi, &t.nlo, &t.nhi, need, dmax, base, best, a0, b0)
 
 
-cdef int kj_estimate(KJState* s, int stop, int alpha, int beta) noexcept nogil:
-    """An estimate of the future d for move ordering: alpha-beta to the trick
-    boundary with ``stop`` tricks done, where the middle of the cheap bounds
-    (:func:`kj_future_bounds`) values the position (the last trick exactly)."""
-    cdef int seat, maxi, c, v, best, a = alpha, b = beta, delta, before, dmin, dmax, xub, po
-    cdef uint32_t legal
-    cdef KJUndo u
+cdef inline int kj_est_leaf(KJState* s, KJTrick* t) noexcept nogil:
+    """:func:`kj_est_trick` of the complete trick ``t`` (its cards still in
+    the hands): its d for P (from the node being ordered), and from the trick
+    boundary after it the middle of the cheap bounds of the future d
+    (:func:`kj_future_bounds`; the roem bound widens them alike on both
+    sides: their middle is that without it, moved by a stuk "hand" still to
+    come), or the last trick exactly."""
+    cdef uint32_t tm = t.tmask
+    cdef uint32_t rem = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & ~tm, tr, ns
+    cdef int winner = (s.d.leader + t.win_pos) & 3, team = winner & 1, td1 = s.d.tricks_done + 1
+    cdef int flags1 = s.d.flags & (1 << team), p = s.playing
+    cdef int taken = t.tpts + kj_trick_roem(s, tm)
+    cdef int hp = s.d.hpts - (t.tpts - s.d.tpts)    # points still in the hands after the trick
+    cdef int v, sd = 0, w8, total, top, sure, pits, pp, po, rp, dmax, dmin
+    if td1 == 8:
+        taken += 10 + (s.pit if flags1 else 0)
+    v = t.sdd + (taken if team == p else -taken)
+    if td1 == 8:
+        return v
+    if (s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0
+            and (s.hands[s.stuk_seat] & ~tm & s.stukmask)):
+        sd = 20 if (s.stuk_seat & 1) == p else -20
+    if td1 == 7:
+        # one card in each hand: the last trick (as kj_last_trick)
+        w8 = kj_last_winner(s, rem, winner) & 1
+        total = hp + 10 + kj_trick_roem(s, rem) + (s.pit if flags1 & (1 << w8) else 0)
+        return v + sd + (total if w8 == p else -total)
+    # the sure top trumps and the pit (kj_sure_trumps, kj_pit_teams) after it
+    tr = KJ_NAT2POW[kj_suit_pattern(rem, s.trump)]
+    sure = 0
+    top = -1
+    if tr:
+        ns = KJ_NAT2POW[kj_suit_pattern((s.hands[0] | s.hands[2]) & ~tm, s.trump)]
+        top = 0 if (ns << 1) > tr else 1
+        sure = KJ_POWPTS[tr & KJ_ABOVE[(tr & ~ns) if top == 0 else ns]]
+    pits = flags1 & (3 if top < 0 else 1 << top)
+    pp = s.pit if (pits >> p) & 1 else 0
+    po = s.pit if (pits >> (1 - p)) & 1 else 0
+    rp = hp + 10
+    dmax = rp + pp - (2 * sure if top == 1 - p else 0)
+    dmin = -(rp + po) + (2 * sure if top == p else 0)
+    return v + (dmin + dmax) // 2 + sd
+
+
+cdef inline void kj_est_add(KJState* s, KJTrick* u, int seat, int c, int i) noexcept nogil:
+    """Card ``c`` of ``seat`` played as the ``i``-th of the trick ``u`` (its
+    d for P from a second stuk "hand" in ``u.sdd``)."""
+    cdef uint32_t bit = (<uint32_t>1) << c
+    kj_trick_add(s, c, i, &u.led, &u.hi_trump, &u.win_pow, &u.win_pos)
+    u.tmask |= bit
+    u.tpts += s.pts[c]
+    if kj_second_stuk(s, seat, bit, s.hands[seat] & ~bit):
+        u.sdd += 20 if (seat & 1) == s.playing else -20
+
+
+cdef int kj_est_trick(KJState* s, KJTrick* t, int i, int alpha, int beta) noexcept nogil:
+    """An estimate of the future d for move ordering (:func:`kj_order_by_estimate`):
+    fail-soft alpha-beta over the rest of the trick ``t`` from its ``i``-th card
+    (kept as :func:`kj_trick_plain` keeps it: the hands unchanged), values from
+    the node being ordered, the complete trick valued by :func:`kj_est_leaf`.
+    Each position counts as a node."""
+    cdef int seat, maxi, c, v, best, a = alpha, b = beta
+    cdef uint32_t legal, bit
+    cdef KJTrick u
     if kj_check_limits(s):
         return 0
-    if s.d.ntrick == 0:
-        if s.d.tricks_done == 8:
-            return 0
-        if s.d.tricks_done == 7:
-            kj_last_trick(s, &dmin, &xub)
-            return dmin - s.d.accd
-        if s.d.tricks_done >= stop:
-            # the roem bound widens the bounds alike on both sides: their middle
-            # is that without it, moved by a stuk "hand" still to come
-            kj_future_bounds(s, &dmin, &dmax, &xub, &po, -KJ_INF, KJ_INF)
-            return (dmin + dmax) // 2 + kj_stuk_to_come(s)
-    seat = (s.d.leader + s.d.ntrick) & 3
+    if i == 4:
+        return kj_est_leaf(s, t)
+    seat = (s.d.leader + i) & 3
     maxi = (seat & 1) == s.playing
-    legal = kj_merge(s, s.hands[seat], kj_legal(s, s.hands[seat]))
+    legal = kj_merge_at(s, s.hands[seat], kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump,
+                                                      t.win_pos), t.tmask)
     best = -KJ_INF if maxi else KJ_INF
     while legal:
         c = ctz64(legal)
+        bit = (<uint32_t>1) << c
         legal &= legal - 1
-        before = s.d.accd
-        kj_play(s, seat, c, &u)
-        delta = s.d.accd - before
-        v = delta + kj_estimate(s, stop, a - delta, b - delta)
-        kj_undo(s, seat, c, &u)
+        u = t[0]
+        kj_est_add(s, &u, seat, c, i)
+        v = kj_est_trick(s, &u, i + 1, a, b)
         if maxi:
             if v > best:
                 best = v
@@ -1874,29 +1922,38 @@ cdef int kj_estimate(KJState* s, int stop, int alpha, int beta) noexcept nogil:
 
 cdef int kj_order_by_estimate(KJState* s, uint32_t legal, int maxi, int* out) noexcept nogil:
     """The cards ``legal`` of a node of the ``d`` search in search order, by
-    their :func:`kj_estimate` to the end of the trick, the best for the side to
-    move first.  For the nodes where ordering well pays most: those with a wide
-    window (principal variation nodes: a card found better than the first is
-    searched again with a wide window), and those of the first ``KJ_EST_TRICKS``
-    tricks (the largest subtrees); both are few.  The killer goes before them
-    (:func:`kj_search_d`), alone: the others are estimated only when it does
-    not cut (paired 0.97-0.98x time, the same order; so estimates pay in the
-    first three tricks, not only two: paired 0.97x time).  Returns the number
-    of cards put in ``out``."""
+    their estimate to the end of the trick (:func:`kj_est_trick`), the best for
+    the side to move first.  For the nodes where ordering well pays most: those
+    with a wide window (principal variation nodes: a card found better than the
+    first is searched again with a wide window), and those of the first
+    ``KJ_EST_TRICKS`` tricks (the largest subtrees); both are few.  The killer
+    goes before them (:func:`kj_search_d`), alone: the others are estimated only
+    when it does not cut (paired 0.97-0.98x time, the same order; so estimates
+    pay in the first three tricks, not only two: paired 0.97x time).  The
+    estimate keeps the trick apart from the state, as the plain trick search
+    does (0.96x instructions against playing each card).  Returns the number of
+    cards put in ``out``."""
     cdef int sc[32]
-    cdef int cnt = 0, c, i, before, seat = (s.d.leader + s.d.ntrick) & 3
-    cdef KJUndo u
+    cdef int cnt = 0, c, i, n = s.d.ntrick, seat = (s.d.leader + s.d.ntrick) & 3
+    cdef KJTrick t, u
     if (legal & (legal - 1)) == 0:
         out[0] = ctz64(legal)
         return 1
+    # the trick so far, from the state (its d is in the state's already)
+    t.led = s.d.led
+    t.hi_trump = s.d.hi_trump
+    t.win_pos = s.d.win_pos
+    t.win_pow = s.d.win_pow
+    t.tpts = s.d.tpts
+    t.tmask = s.d.tmask
+    t.sdd = t.sdt = 0
+    t.dead = 0
     while legal:
         c = ctz64(legal)
         legal &= legal - 1
-        before = s.d.accd
-        kj_play(s, seat, c, &u)
-        sc[c] = (s.d.accd - before) + kj_estimate(
-            s, s.d.tricks_done + (1 if s.d.ntrick else 0), -KJ_INF, KJ_INF)
-        kj_undo(s, seat, c, &u)
+        u = t
+        kj_est_add(s, &u, seat, c, n)
+        sc[c] = kj_est_trick(s, &u, n + 1, -KJ_INF, KJ_INF)
         if not maxi:
             sc[c] = -sc[c]
         # insertion sort, descending
