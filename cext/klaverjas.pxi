@@ -1084,22 +1084,22 @@ cdef inline int kj_order(KJState* s, uint32_t legal, int first, int* out, int mo
     return cnt
 
 
-cdef inline int kj_pit_teams(KJState* s, int team) noexcept nogil:
+cdef inline int kj_pit_teams(int flags, int team) noexcept nogil:
     """The teams (bit t: team t) that may still take the pit, given ``team``,
     the holder of the highest trump still out (-1: none out): those that have
-    won every trick so far, and if a trump is out only its holder's team (that
-    trump wins the trick it falls in)."""
-    return s.d.flags & (3 if team < 0 else 1 << team)
+    won every trick so far (``flags``, as ``KJDyn.flags``), and if a trump is
+    out only its holder's team (that trump wins the trick it falls in)."""
+    return flags & (3 if team < 0 else 1 << team)
 
 
 cdef inline int kj_top_trump_team(KJState* s, uint32_t rem, uint32_t* tr, uint32_t* ns) noexcept nogil:
-    """The team holding the highest trump of ``rem`` (-1: no trump), with the
-    by-power patterns of the trumps of ``rem`` (``tr``) and of N/S's (``ns``,
-    set only when there is a trump)."""
+    """The team holding the highest trump of ``rem`` (cards still in the
+    hands; -1: no trump), with the by-power patterns of the trumps of ``rem``
+    (``tr``) and of N/S's among them (``ns``, set only when there is a trump)."""
     tr[0] = KJ_NAT2POW[kj_suit_pattern(rem, s.trump)]
     if not tr[0]:
         return -1
-    ns[0] = KJ_NAT2POW[kj_suit_pattern(s.hands[0] | s.hands[2], s.trump)]
+    ns[0] = KJ_NAT2POW[kj_suit_pattern((s.hands[0] | s.hands[2]) & rem, s.trump)]
     return 0 if (ns[0] << 1) > tr[0] else 1
 
 
@@ -1114,11 +1114,12 @@ cdef inline uint32_t kj_sure_trumps(KJState* s, uint32_t rem, int* team) noexcep
     return tr & KJ_ABOVE[(tr & ~ns) if team[0] == 0 else ns]
 
 
-cdef inline int kj_stuk_to_come(KJState* s) noexcept nogil:
+cdef inline int kj_stuk_to_come(KJState* s, uint32_t gone=0) noexcept nogil:
     """Stuk "hand" still to be scored, in P's d: its holder still holds K or Q
-    of trumps, so it will play the second of them (the other one it has played
-    or will play first)."""
-    if s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0 and (s.hands[s.stuk_seat] & s.stukmask):
+    of trumps (``gone``: cards of the hands to count as played), so it will
+    play the second of them (the other one it has played or will play first)."""
+    if (s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0
+            and (s.hands[s.stuk_seat] & ~gone & s.stukmask)):
         return 20 if (s.stuk_seat & 1) == s.playing else -20
     return 0
 
@@ -1140,7 +1141,7 @@ cdef inline void kj_future_bounds(KJState* s, int* dmin, int* dmax, int* rub_out
     # trick they fall in), so their points are that team's and the other takes no
     # pit: the run of top ones above the other team's highest
     sure = KJ_POWPTS[kj_sure_trumps(s, rem, &team)]
-    pits = kj_pit_teams(s, team)
+    pits = kj_pit_teams(s.d.flags, team)
     pp = s.pit if (pits >> p) & 1 else 0
     po = s.pit if (pits >> (1 - p)) & 1 else 0
     dmax[0] = rp + pp - (2 * sure if team == 1 - p else 0)
@@ -1174,13 +1175,22 @@ cdef inline int kj_last_winner(KJState* s, uint32_t last, int leader) noexcept n
     return w
 
 
+cdef inline int kj_last_team(KJState* s, uint32_t last, int leader, int flags,
+                             int* bonus) noexcept nogil:
+    """The team that wins the last trick (:func:`kj_last_winner`), with in
+    ``bonus`` its roem and the pit when that team has won every trick before
+    (``flags``)."""
+    cdef int team = kj_last_winner(s, last, leader) & 1
+    bonus[0] = kj_trick_roem(s, last) + (s.pit if flags & (1 << team) else 0)
+    return team
+
+
 cdef inline void kj_last_trick(KJState* s, int* accd, int* acct) noexcept nogil:
     """Final acc d and roem total when every seat holds one card (a trick
     boundary): the same scoring as :func:`kj_play`."""
     cdef uint32_t last = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
-    cdef int team = kj_last_winner(s, last, s.d.leader) & 1, sd = kj_stuk_to_come(s)
-    cdef int bonus = kj_trick_roem(s, last) + (s.pit if s.d.flags & (1 << team) else 0)
-    cdef int total = s.d.hpts + 10 + bonus
+    cdef int bonus, team = kj_last_team(s, last, s.d.leader, s.d.flags, &bonus)
+    cdef int sd = kj_stuk_to_come(s), total = s.d.hpts + 10 + bonus
     accd[0] = s.d.accd + sd + (total if team == s.playing else -total)
     acct[0] = s.d.acct + (sd if sd >= 0 else -sd) + bonus
 
@@ -1829,38 +1839,29 @@ cdef inline int kj_est_leaf(KJState* s, KJTrick* t) noexcept nogil:
     """:func:`kj_est_trick` of the complete trick ``t`` (its cards still in
     the hands): its d for P (from the node being ordered), and from the trick
     boundary after it the middle of the cheap bounds of the future d
-    (:func:`kj_future_bounds`; the roem bound widens them alike on both
-    sides: their middle is that without it, moved by a stuk "hand" still to
-    come), or the last trick exactly."""
+    (:func:`kj_future_bounds`: the points left count alike on both sides and
+    so does the roem bound, so their middle is that of the sure trumps and
+    the pit, moved by a stuk "hand" still to come), or the last trick exactly
+    (:func:`kj_last_trick`)."""
     cdef uint32_t tm = t.tmask
-    cdef uint32_t rem = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & ~tm, tr, ns
+    cdef uint32_t rem = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & ~tm
     cdef int winner = (s.d.leader + t.win_pos) & 3, team = winner & 1, td1 = s.d.tricks_done + 1
     cdef int flags1 = s.d.flags & (1 << team), p = s.playing
     cdef int taken = t.tpts + kj_trick_roem(s, tm)
     cdef int hp = s.d.hpts - (t.tpts - s.d.tpts)    # points still in the hands after the trick
-    cdef int v, sd = 0, w8, total, top, sure, pits, pp, po, rp, dmax, dmin
+    cdef int v, sd, bonus, w8, total, top, sure, pits, pp, po, rp, dmax, dmin
     if td1 == 8:
         taken += 10 + (s.pit if flags1 else 0)
     v = t.sdd + (taken if team == p else -taken)
     if td1 == 8:
         return v
-    if (s.stuk_mode == KJ_STUK_HAND and s.stuk_seat >= 0
-            and (s.hands[s.stuk_seat] & ~tm & s.stukmask)):
-        sd = 20 if (s.stuk_seat & 1) == p else -20
+    sd = kj_stuk_to_come(s, tm)
     if td1 == 7:
-        # one card in each hand: the last trick (as kj_last_trick)
-        w8 = kj_last_winner(s, rem, winner) & 1
-        total = hp + 10 + kj_trick_roem(s, rem) + (s.pit if flags1 & (1 << w8) else 0)
+        w8 = kj_last_team(s, rem, winner, flags1, &bonus)
+        total = hp + 10 + bonus
         return v + sd + (total if w8 == p else -total)
-    # the sure top trumps and the pit (kj_sure_trumps, kj_pit_teams) after it
-    tr = KJ_NAT2POW[kj_suit_pattern(rem, s.trump)]
-    sure = 0
-    top = -1
-    if tr:
-        ns = KJ_NAT2POW[kj_suit_pattern((s.hands[0] | s.hands[2]) & ~tm, s.trump)]
-        top = 0 if (ns << 1) > tr else 1
-        sure = KJ_POWPTS[tr & KJ_ABOVE[(tr & ~ns) if top == 0 else ns]]
-    pits = flags1 & (3 if top < 0 else 1 << top)
+    sure = KJ_POWPTS[kj_sure_trumps(s, rem, &top)]
+    pits = kj_pit_teams(flags1, top)
     pp = s.pit if (pits >> p) & 1 else 0
     po = s.pit if (pits >> (1 - p)) & 1 else 0
     rp = hp + 10
@@ -1886,8 +1887,8 @@ cdef int kj_est_trick(KJState* s, KJTrick* t, int i, int alpha, int beta) noexce
     (kept as :func:`kj_trick_plain` keeps it: the hands unchanged), values from
     the node being ordered, the complete trick valued by :func:`kj_est_leaf`.
     Each position counts as a node."""
-    cdef int seat, maxi, c, v, best, a = alpha, b = beta
-    cdef uint32_t legal, bit
+    cdef int seat, maxi, c, best, a = alpha, b = beta
+    cdef uint32_t legal
     cdef KJTrick u
     if kj_check_limits(s):
         return 0
@@ -1900,22 +1901,10 @@ cdef int kj_est_trick(KJState* s, KJTrick* t, int i, int alpha, int beta) noexce
     best = -KJ_INF if maxi else KJ_INF
     while legal:
         c = ctz64(legal)
-        bit = (<uint32_t>1) << c
         legal &= legal - 1
         u = t[0]
         kj_est_add(s, &u, seat, c, i)
-        v = kj_est_trick(s, &u, i + 1, a, b)
-        if maxi:
-            if v > best:
-                best = v
-                if best > a:
-                    a = best
-        else:
-            if v < best:
-                best = v
-                if best < b:
-                    b = best
-        if a >= b:
+        if kj_ab_take(maxi, kj_est_trick(s, &u, i + 1, a, b), &best, &a, &b):
             break
     return best
 
@@ -2245,7 +2234,7 @@ cdef inline int kj_pit_to_come(KJState* s) noexcept nogil:
     cdef uint32_t tr, ns
     if not s.d.flags:
         return 0
-    return s.pit if kj_pit_teams(s, kj_top_trump_team(
+    return s.pit if kj_pit_teams(s.d.flags, kj_top_trump_team(
         s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], &tr, &ns)) else 0
 
 
