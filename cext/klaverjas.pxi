@@ -2096,9 +2096,10 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     seat = (s.d.leader + n) & 3
     maxi = (seat & 1) == s.playing
     if n == 0 and s.d.tricks_done >= KJ_PLAIN_TRICKS:
-        # five tricks left or fewer: the plain trick search is cheaper (from
-        # four left: instructions -1.2%, nodes +2.8%, in the nat search and
-        # the roem game -0.2% and -1.5%; all three paired 0.95x time)
+        # five tricks left or fewer: the plain trick search is cheaper, though
+        # it searches more nodes (against four left, instructions / nodes: here
+        # -1.2% / +2.8%, in the nat search -0.2% / +0.5%, in the roem game
+        # -1.5% / +1.0%; all three -2.5% / +4.1%, paired 0.95x time)
         cnt = 0
         best = kj_trick_plain(s, a + s.d.accd, b + s.d.accd, 0, ttbest, &bestc) - s.d.accd
         if s.aborted:
