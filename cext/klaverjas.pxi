@@ -1473,6 +1473,26 @@ cdef inline void kj_trick_put(KJState* s, KJTrick* u, int seat, int c, int i) no
         u.sdd = 20 if (seat & 1) == s.playing else -20
 
 
+cdef inline uint32_t kj_trick_legal(KJState* s, KJTrick* t, int seat, int i) noexcept nogil:
+    """The legal cards of ``seat`` as the ``i``-th card (1-3) of the trick ``t``,
+    interchangeable ones merged (:func:`kj_merge_at`)."""
+    return kj_merge_at(s, s.hands[seat], kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump,
+                                                     t.win_pos), t.tmask)
+
+
+cdef inline int kj_trick_first(KJState* s, KJTrick* t, int seat, int i, uint32_t legal,
+                               int8_t** kp) noexcept nogil:
+    """The first of the cards ``legal`` (not empty) to search as the ``i``-th of
+    the trick ``t``: its killer (:func:`kj_killer`, its slot in ``kp`` when
+    there is a choice, else NULL) when legal, else the lowest."""
+    cdef int c = -1
+    kp[0] = NULL
+    if legal & (legal - 1):
+        kp[0] = kj_killer(s, i, seat, t.led, t.win_pow)
+        c = kj_pick(legal, kp[0][0], -1)
+    return c if c >= 0 else ctz64(legal)
+
+
 cdef inline int kj_trick_follow(KJState* s, KJTrick* t, int i, int alpha, int beta,
                                 int mode) noexcept nogil:
     """The second or third card of a trick (``i`` 1 or 2) in :func:`kj_trick_plain`:
@@ -1486,19 +1506,13 @@ cdef inline int kj_trick_follow(KJState* s, KJTrick* t, int i, int alpha, int be
     this one too, GCC keeps it out of line: +0.3%)."""
     cdef int seat = (s.d.leader + i) & 3, maxi, c, v, best, a = alpha, b = beta
     cdef uint32_t legal
-    cdef int8_t* kp = NULL
+    cdef int8_t* kp
     cdef KJTrick u
     if kj_check_limits(s):
         return 0
     maxi = ((seat & 1) == s.playing) != (mode == 2)
-    legal = kj_merge_at(s, s.hands[seat], kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump,
-                                                      t.win_pos), t.tmask)
-    c = -1
-    if legal & (legal - 1):
-        kp = kj_killer(s, i, seat, t.led, t.win_pow)
-        c = kj_pick(legal, kp[0], -1)
-    if c < 0:
-        c = ctz64(legal)
+    legal = kj_trick_legal(s, t, seat, i)
+    c = kj_trick_first(s, t, seat, i, legal, &kp)
     best = -KJ_INF if maxi else KJ_INF
     while True:
         legal &= ~((<uint32_t>1) << c)
@@ -1532,19 +1546,13 @@ cdef int kj_trick_last(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
     """The last card of a trick, as :func:`kj_trick_follow`, on to :func:`kj_trick_done`."""
     cdef int seat = (s.d.leader + 3) & 3, maxi, c, v, best, a = alpha, b = beta
     cdef uint32_t legal
-    cdef int8_t* kp = NULL
+    cdef int8_t* kp
     cdef KJTrick u
     if kj_check_limits(s):
         return 0
     maxi = ((seat & 1) == s.playing) != (mode == 2)
-    legal = kj_merge_at(s, s.hands[seat], kj_legal_at(s, s.hands[seat], 3, t.led, t.hi_trump,
-                                                      t.win_pos), t.tmask)
-    c = -1
-    if legal & (legal - 1):
-        kp = kj_killer(s, 3, seat, t.led, t.win_pow)
-        c = kj_pick(legal, kp[0], -1)
-    if c < 0:
-        c = ctz64(legal)
+    legal = kj_trick_legal(s, t, seat, 3)
+    c = kj_trick_first(s, t, seat, 3, legal, &kp)
     best = -KJ_INF if maxi else KJ_INF
     while True:
         legal &= ~((<uint32_t>1) << c)
@@ -1959,8 +1967,7 @@ cdef inline int kj_est_card(KJState* s, KJTrick* t, int i, int alpha, int beta) 
         return kj_est_leaf(s, t)
     seat = (s.d.leader + i) & 3
     maxi = (seat & 1) == s.playing
-    legal = kj_merge_at(s, s.hands[seat], kj_legal_at(s, s.hands[seat], i, t.led, t.hi_trump,
-                                                      t.win_pos), t.tmask)
+    legal = kj_trick_legal(s, t, seat, i)
     best = -KJ_INF if maxi else KJ_INF
     while legal:
         c = ctz64(legal)
