@@ -171,7 +171,7 @@ cdef enum:
                               # (one more in the roem game)
     KJ_FILTER_WORDS = 4096    # 64-bit words of a presence filter (32 KiB: cache-resident)
     KJ_EST_TRICKS = 3         # d-search nodes of the first tricks: kj_order_by_estimate
-    KJ_PLAIN_TRICKS = 3       # boundaries from this many tricks done: kj_trick_plain
+    KJ_PLAIN_TRICKS = 3       # boundaries from this many tricks done: kj_trick_plain (default)
     KJ_TWO_BITS = 10          # the two-trick table (kj_two) has 2 ** KJ_TWO_BITS entries
 
 # trick power by natural rank (7 8 9 T J Q K A)
@@ -358,6 +358,7 @@ ctypedef struct KJState:
     # transposition table (its key: kj_canon)
     int key_tricks
     int rtest_tricks          # roem-game tests in the nat search with this many tricks left or more
+    int plain_from            # kj_trick_plain at boundaries with this many tricks done or more
     KJEntry* tt
     uint64_t ttmask
     KJTwin* tw                # the twin table (kj_twin_key), used unless ``twins`` is 0
@@ -1574,10 +1575,11 @@ cdef int kj_trick_last(KJState* s, KJTrick* t, int alpha, int beta, int mode) no
 cdef int kj_trick_plain(KJState* s, int alpha, int beta, int mode, int ttbest, int* bestc,
                         uint32_t dead=0) noexcept nogil:
     """Plain fail-soft alpha-beta over a trick from its boundary, for the
-    boundaries with five to three tricks left (``KJ_PLAIN_TRICKS``; the bulk of
-    the nodes; with two left, :func:`kj_two`): no state update but the trick's
-    own (a :class:`KJTrick`; the hands unchanged) until :func:`kj_trick_done`
-    scores it.  Interchangeable cards are merged (:func:`kj_merge`; in the roem game
+    boundaries with five to three tricks left (``KJState.plain_from``, by
+    default ``KJ_PLAIN_TRICKS`` tricks done; the bulk of the nodes; with two
+    left, :func:`kj_two`): no state update but the trick's own (a
+    :class:`KJTrick`; the hands unchanged) until :func:`kj_trick_done` scores
+    it.  Interchangeable cards are merged (:func:`kj_merge`; in the roem game
     the leads also by :func:`kj_merge_dead`, given ``dead``).  The lead: the
     killer (:func:`kj_killer`), else ``ttbest``, alone first, and if it does
     not cut, the other leads in plain order (a node that its first card does
@@ -2102,7 +2104,7 @@ cdef int kj_search_d(KJState* s, int alpha, int beta) noexcept nogil:
     b0 = b
     seat = (s.d.leader + n) & 3
     maxi = (seat & 1) == s.playing
-    if n == 0 and s.d.tricks_done >= KJ_PLAIN_TRICKS:
+    if n == 0 and s.d.tricks_done >= s.plain_from:
         # five tricks left or fewer: the plain trick search is cheaper, though
         # it searches more nodes (against four left, instructions / nodes: here
         # -1.2% / +2.8%, in the nat search -0.2% / +0.5%, in the roem game
@@ -2282,7 +2284,7 @@ cdef int kj_search_n(KJState* s, int alpha, int beta) noexcept nogil:
     b0 = b
     seat = (s.d.leader + n) & 3
     maxi = (seat & 1) == s.playing
-    if n == 0 and s.d.tricks_done >= KJ_PLAIN_TRICKS:
+    if n == 0 and s.d.tricks_done >= s.plain_from:
         cnt = 0
         best = kj_trick_plain(s, a, b, 1, ttbest, &bestc)
         if s.aborted:
@@ -2397,7 +2399,7 @@ cdef int kj_search_r(KJState* s, int alpha, int beta) noexcept nogil:
             best = kj_two(s, a + s.d.acct, b + s.d.acct, 2, te, tk) - s.d.acct
             if s.aborted:
                 return 0
-    elif n == 0 and s.d.tricks_done >= KJ_PLAIN_TRICKS:
+    elif n == 0 and s.d.tricks_done >= s.plain_from:
         cnt = 0
         best = kj_trick_plain(s, a + s.d.acct, b + s.d.acct, 2, ttbest, &bestc, ~cov) - s.d.acct
         if s.aborted:
@@ -2567,6 +2569,7 @@ cdef class KlaverjasKernel:
         self.s.gen = 0
         self.s.key_tricks = 5
         self.s.rtest_tricks = 3
+        self.s.plain_from = KJ_PLAIN_TRICKS
 
     def __dealloc__(self):
         if self.tt_raw != NULL:
@@ -2703,6 +2706,19 @@ cdef class KlaverjasKernel:
         Starts a new table generation."""
         self.s.rtest_tricks = n
         self._new_generation()
+
+    def set_plain_tricks(self, int n):
+        """Search the tricks by the plain trick search only at boundaries with
+        at most ``n`` tricks left, and card by card before (internal, for tests;
+        default 5; with 2 or fewer never, as two tricks left have a search of
+        their own).  Starts a new table generation."""
+        self.s.plain_from = 8 - n
+        self._new_generation()
+
+    @property
+    def plain_tricks(self):
+        """See :meth:`set_plain_tricks`."""
+        return 8 - self.s.plain_from
 
     @property
     def roem_test_tricks(self):

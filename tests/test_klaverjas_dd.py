@@ -191,6 +191,41 @@ def test_endgames_against_minimax_with_table_keys_at_every_depth(rules):
 
 
 @pytest.mark.parametrize("rules", RULESETS, ids=str)
+def test_endgames_against_minimax_without_the_plain_trick_search(rules):
+    """The seeded endgame check again, every trick searched card by card (by
+    default the plain trick search takes the boundaries with five tricks left
+    or fewer, so endgames this small reach the card-by-card search only then)."""
+    with kernel_depth("plain_tricks", 2):
+        rng = random.Random(900 + (zlib.crc32(str(rules).encode()) & 0xFFFF))
+        for i in range(12):
+            if i % 3 == 0:
+                st = close_endgame(rng, 3, extra=i % 4, rules=rules)
+            else:
+                st = random_endgame(rng, 3 + (i % 4 == 1), extra=i % 4, rules=rules,
+                                    bias=(0.0, 0.5, 0.9)[i % 3])
+            check(st)
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=str)
+def test_plain_trick_search_matches_card_by_card_on_larger_positions(rules):
+    """Where the minimax of the tests is too slow (five tricks left and more,
+    full deals), the plain trick search (by default from five tricks left) and
+    the card-by-card search, each checked against that minimax on smaller
+    endgames, give the same values for every card."""
+    rng = random.Random(1100 + (zlib.crc32(str(rules).encode()) & 0xFFFF))
+    states = [random_endgame(rng, 5 + i % 2, extra=i % 4, rules=rules, bias=(0.0, 0.5, 0.9)[i % 3])
+              for i in range(6)]
+    states += [PlayState(Deal.random(seed=rng.randrange(1 << 30)), trump="cdhs"[i], declarer=i,
+                         leader=rng.randrange(4), rules=rules) for i in range(2)]
+    plain = [solve(st, pv=False) for st in states]
+    with kernel_depth("plain_tricks", 2):
+        by_card = [solve(st, pv=False) for st in states]
+    assert [r.card_values for r in by_card] == [r.card_values for r in plain]
+    # the two searches did differ: other trees, other node counts
+    assert sum(r.nodes for r in by_card) != sum(r.nodes for r in plain)
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=str)
 def test_endgames_against_minimax_with_roem_tests_at_every_depth(rules):
     """The seeded endgame check again, with the nat search's roem-game tests
     (tried where the other team leads) down to two tricks left, by default only
