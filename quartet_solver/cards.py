@@ -47,6 +47,7 @@ __all__ = [
     "as_cards",
     "as_card",
     "format_cards",
+    "CardMap",
 ]
 
 _RANK_CHARS = "23456789TJQKA"
@@ -69,12 +70,32 @@ _SEPARATORS = re.compile(r"[\s,]+")
 _VARIATION_SELECTOR = "\ufe0f"
 
 
+def _no_truth_value(self: enum.IntEnum) -> bool:
+    """The truth test of the library's int enums: refused.
+
+    Clubs, the two and the high card are 0 as ints, so ``if suit:`` would read
+    clubs as "no suit"; a suit, rank or category is compared with ``None``
+    instead (``if suit is None``).
+    """
+    raise TypeError(f"{type(self).__name__}.{self.name} has no truth value: "
+                    f"test 'is None' / 'is not None' instead")
+
+
 class Suit(enum.IntEnum):
     """The four suits, in the canonical order clubs, diamonds, hearts, spades.
 
     >>> Suit.parse("♥"), Suit.HEARTS.char, Suit.HEARTS.symbol
     (<Suit.HEARTS: 2>, 'h', '♥')
+
+    A suit has no truth value (clubs is 0): test ``suit is None``.
+
+    >>> bool(Suit.CLUBS)
+    Traceback (most recent call last):
+    ...
+    TypeError: Suit.CLUBS has no truth value: test 'is None' / 'is not None' instead
     """
+
+    __bool__ = _no_truth_value
 
     CLUBS = 0
     DIAMONDS = 1
@@ -110,7 +131,11 @@ class Rank(enum.IntEnum):
 
     >>> Rank.parse("10"), Rank.TEN.char
     (<Rank.TEN: 8>, 'T')
+
+    Like :class:`Suit`, a rank has no truth value (the two is 0).
     """
+
+    __bool__ = _no_truth_value
 
     TWO = 0
     THREE = 1
@@ -397,6 +422,56 @@ def as_card(card: str | Card) -> Card:
     raise NotationError(f"not a card: {card!r}")
 
 
+_V = TypeVar("_V")
+
+
+class CardMap(dict[Card, _V]):
+    """A dict keyed by :class:`Card` whose lookups also take card text: the
+    keys stay cards, ``m["Qh"]`` is ``m[Card("Qh")]``.
+
+    >>> m = CardMap({Card("Qh"): 3})
+    >>> m["Qh"], m["10h"] if "Th" in m else None, m.get("qh"), list(m)
+    (3, None, 3, [Card('Qh')])
+    >>> m["Qh "] = 4
+    >>> m
+    CardMap({Card('Qh'): 4})
+    """
+
+    __slots__ = ()
+
+    def __init__(self, items: object = (), /) -> None:
+        pairs = items.items() if isinstance(items, dict) else items
+        super().__init__((as_card(k), v) for k, v in pairs)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _key(key: object) -> object:
+        return Card.parse(key) if isinstance(key, str) else key
+
+    def __getitem__(self, key: object) -> _V:
+        return super().__getitem__(self._key(key))  # type: ignore[index]
+
+    def __setitem__(self, key: object, value: _V) -> None:
+        super().__setitem__(as_card(key), value)  # type: ignore[arg-type]
+
+    def __delitem__(self, key: object) -> None:
+        super().__delitem__(self._key(key))  # type: ignore[arg-type]
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            return super().__contains__(self._key(key))
+        except NotationError:
+            return False
+
+    def get(self, key: object, default: object = None) -> object:  # type: ignore[override]
+        try:
+            return super().get(self._key(key), default)  # type: ignore[arg-type]
+        except NotationError:
+            return default
+
+    def __repr__(self) -> str:
+        return f"CardMap({dict.__repr__(self)})"
+
+
 def as_int(value: object) -> int | None:
     """``value`` as an int when it is an integer (Python's or numpy's; not a
     bool), else None: how the library's checks read seats, counts and indices.
@@ -411,23 +486,29 @@ def as_int(value: object) -> int | None:
 
 
 def check_seed(seed: object) -> int | str | None:
-    """A random seed of the library, checked: ``None``, an int (numpy integers
-    too, returned as an int) or a string.  Anything else raises
+    """A random seed of the library, checked: ``None``, an int ``>= 0`` (numpy
+    integers too, returned as an int) or a string.  Anything else raises
     :class:`~quartet_solver.errors.InvalidStateError`: :class:`random.Random`
-    would crash on it or (a NaN) seed itself differently in every process.
+    would crash on it or (a NaN) seed itself differently in every process, and
+    it seeds itself with the absolute value of an int, so ``-7`` would give the
+    stream of ``7``.
 
     >>> check_seed("abc"), check_seed(7)
     ('abc', 7)
     >>> check_seed(1.5)
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.InvalidStateError: seed must be an int, a string or None, got 1.5
+    quartet_solver.errors.InvalidStateError: seed must be an int >= 0, a string or None, got 1.5
+    >>> check_seed(-7)
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: seed must be an int >= 0, a string or None, got -7
     """
     if seed is None or isinstance(seed, str):
         return seed
     value = as_int(seed)
-    if value is None:
-        raise InvalidStateError(f"seed must be an int, a string or None, got {seed!r}")
+    if value is None or value < 0:
+        raise InvalidStateError(f"seed must be an int >= 0, a string or None, got {seed!r}")
     return value
 
 

@@ -68,3 +68,29 @@ def test_ab_builds_and_compares():
     assert "8 solves (2 deals x 4 trumps)" in out.stdout and "values equal in every solve" in out.stdout
     rows = [line.split() for line in out.stdout.splitlines()[2:]]
     assert len(rows) == 2 and rows[0][5] == rows[1][5] and rows[1][6] == "1.000"
+
+
+def test_import_without_a_build_says_so():
+    """The package's Python files without the compiled core (a source checkout
+    before any build) fail to import with a message that says what to do, not
+    with Python's "circular import" hint.  ``-S``: no site packages, so an
+    editable install's import hook does not find the built package instead."""
+    import quartet_solver
+
+    source = os.path.dirname(quartet_solver.__file__)
+    with tempfile.TemporaryDirectory() as tmp:
+        target = os.path.join(tmp, "quartet_solver")
+        for folder, _, files in os.walk(source):
+            out = os.path.join(target, os.path.relpath(folder, source))
+            os.makedirs(out, exist_ok=True)
+            for name in files:
+                if name.endswith(".py"):
+                    with open(os.path.join(folder, name), "rb") as f, open(os.path.join(out, name), "wb") as g:
+                        g.write(f.read())
+        proc = subprocess.run([sys.executable, "-S", "-c", "import quartet_solver.klaverjas"], cwd=tmp,
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "PYTHONPATH": tmp})
+    assert proc.returncode == 1
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: quartet_solver's compiled core (quartet_solver._core) is missing")
+    assert "pip install" in last and "circular" not in proc.stderr

@@ -121,6 +121,39 @@ def test_rank_and_suit_enums():
     assert Card("10h").pretty() == "T♥"
 
 
+def test_enums_have_no_truth_value():
+    """Clubs, the two and the high card are 0 as ints: a truth test on them would
+    read them as "nothing", so every truth test on the enums is refused."""
+    from quartet_solver.quintet.hands import Category
+
+    for member in (*Suit, *Rank, *Category):
+        with pytest.raises(TypeError, match="has no truth value"):
+            bool(member)
+        with pytest.raises(TypeError):
+            _ = member or None
+    assert Suit.CLUBS is not None and Suit.CLUBS == 0  # comparisons keep working
+
+
+def test_negative_and_non_integer_seeds_are_refused_in_all_three_games():
+    """random.Random seeds itself with abs(seed): -7 once gave the stream of 7."""
+    from quartet_solver import klaverjas, kwartet, quintet
+
+    makers = [
+        lambda seed: klaverjas.Deal.random(seed=seed),
+        lambda seed: quintet.Deal.random(seed=seed),
+        lambda seed: kwartet.Game(kwartet.Deck.standard("AKQJT987"), players=3, seed=seed),
+        lambda seed: Deck.shuffled(Deck.piquet(), seed=seed),
+        lambda seed: klaverjas.RandomBot(seed),
+    ]
+    for make in makers:
+        for bad in (-1, -7, 1.5, float("nan"), True, [1]):
+            with pytest.raises(InvalidStateError, match="seed must be an int >= 0"):
+                make(bad)
+        make(0), make(2**70), make("text")
+    deals = {klaverjas.Deal.random(seed=s) for s in range(50)}
+    assert len(deals) == 50  # distinct seeds, distinct deals
+
+
 @given(indices)
 def test_pickle_and_copy_keep_identity(index):
     card = Card.from_index(index)
@@ -548,7 +581,7 @@ def test_shuffled_seed_types():
     np = pytest.importorskip("numpy")
     assert Deck.shuffled(Deck.piquet(), seed=np.int64(4)) == Deck.shuffled(Deck.piquet(), seed=4)
     for bad in ([1], 1.5, True):
-        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+        with pytest.raises(InvalidStateError, match="seed must be an int >= 0, a string or None"):
             Deck.shuffled("Ah Kh", seed=bad)  # type: ignore[arg-type]
 
 

@@ -1002,3 +1002,25 @@ def test_many_endgames_against_minimax_slow(rules):
             st = random_endgame(rng, 2 + (i % 7 == 0) + (i % 2), extra=i % 4, rules=rules,
                                 bias=(0.0, 0.5, 0.9)[i % 3])
         check(st)
+
+
+def test_card_values_take_card_text_as_a_key():
+    """``card_values["Qh"]`` once raised KeyError: the keys are Cards, lookups
+    also take card text (any spelling); a card that is not a key is still a
+    KeyError, and bad text a NotationError naming it."""
+    from quartet_solver import klaverjas as kj
+    from quartet_solver.errors import NotationError
+
+    st = PlayState(Deal.random(seed=11), trump="h", declarer="N", leader="E")
+    res = solve(st)
+    assert res.card_values and all(isinstance(c, Card) for c in res.card_values)
+    for card, value in res.card_values.items():
+        assert res.card_values[str(card)] == value == res.card_values[str(card).lower()]
+        assert str(card) in res.card_values and res.card_values.get(str(card)) == value
+    missing = next(c for c in Deck.piquet() if c not in res.card_values)
+    assert str(missing) not in res.card_values and res.card_values.get(str(missing)) is None
+    with pytest.raises(KeyError):
+        res.card_values[str(missing)]
+    with pytest.raises(NotationError, match="2c|'Zz'"):
+        res.card_values["Zz"]
+    assert kj.Card is Card

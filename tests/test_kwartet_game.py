@@ -327,7 +327,7 @@ def test_deal_sizes_checks_its_arguments():
 def test_game_seed_must_be_an_int_or_none():
     deck = Deck.themed(32)
     for bad in ([], 1.5, float("nan"), True):
-        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+        with pytest.raises(InvalidStateError, match="seed must be an int >= 0, a string or None"):
             Game(deck, players=4, seed=bad)  # type: ignore[arg-type]
     # a string seed deals the same every time
     assert Game(deck, players=4, seed="x").initial_hands == Game(deck, players=4, seed="x").initial_hands
@@ -405,7 +405,7 @@ def test_play_checks_game_bots_and_actions():
 
 def test_bot_seed_and_start_checks():
     for bad in ([], 1.5, True):
-        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+        with pytest.raises(InvalidStateError, match="seed must be an int >= 0, a string or None"):
             NoviceBot(seed=bad)  # type: ignore[arg-type]
     assert NoviceBot(seed="x").rng.random() == NoviceBot(seed="x").rng.random()
     assert NoviceBot(seed=np.int64(4)).rng.random() == NoviceBot(seed=4).rng.random()

@@ -201,7 +201,7 @@ def test_deal_accepts_numpy_integers():
 def test_deal_random_refuses_seeds_that_are_not_int_or_text(seed):
     # a NaN seed gave a different deal in every process (random hashes a float NaN by
     # its id); a list or tuple raised random's bare TypeError
-    with pytest.raises(InvalidStateError, match="seed must be an int, a string or None, got "):
+    with pytest.raises(InvalidStateError, match="seed must be an int >= 0, a string or None, got "):
         Deal.random(seed=seed, k=2)  # type: ignore[arg-type]
 
 

@@ -113,7 +113,7 @@ import time
 from dataclasses import dataclass, field
 
 from .._core import KlaverjasKernel
-from ..cards import Card, Rank, Suit, as_int
+from ..cards import Card, CardMap, Rank, Suit, as_int
 from ..errors import InvalidStateError
 from .deal import Deal
 from .rules import SEATS, Rules, as_suit, seat_index
@@ -200,7 +200,8 @@ class DDResult:
     """Outcome of :func:`solve`.
 
     ``value``: net score of the playing team under optimal play by both teams;
-    ``card_values``: the value after each legal card of the player to move;
+    ``card_values``: the value after each legal card of the player to move
+    (a :class:`~quartet_solver.cards.CardMap`: ``card_values["Qh"]`` works);
     ``best_cards``: the cards reaching ``value``; ``pv``: a principal variation
     (cards to the end of the hand); ``exact`` is False when a node or time limit
     stopped the search, and then ``lower <= value <= upper`` are what is known
@@ -211,7 +212,7 @@ class DDResult:
     """
 
     value: int
-    card_values: dict[Card, int]
+    card_values: CardMap[int]
     best_cards: list[Card]
     pv: list[Card]
     nodes: int
@@ -359,7 +360,7 @@ def solve(
         searched = kernel.nodes
     return DDResult(
         value=value,
-        card_values={c: values[c] for c in legal if c in values},
+        card_values=CardMap({c: values[c] for c in legal if c in values}),
         best_cards=best,
         pv=line,
         nodes=searched,

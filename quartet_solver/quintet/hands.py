@@ -38,7 +38,7 @@ from typing import Literal, cast
 import numpy as np
 
 from .. import _core
-from ..cards import Card, CardSet, CardsLike, Rank, as_cards
+from ..cards import Card, CardSet, CardsLike, Rank, _no_truth_value, as_cards
 from ..errors import InvalidStateError
 
 __all__ = [
@@ -72,7 +72,13 @@ _MODE_ID = {"seed": 0, "full": 1}
 
 
 class Category(enum.IntEnum):
-    """Hand categories in Quintet order (flush above full house)."""
+    """Hand categories in Quintet order (flush above full house).
+
+    Like :class:`~quartet_solver.cards.Suit`, a category has no truth value
+    (the high card is 0).
+    """
+
+    __bool__ = _no_truth_value
 
     HIGH_CARD = 0
     PAIR = 1
