@@ -464,7 +464,7 @@ class CardMap(dict[Card, _V]):
 
     def get(self, key: object, default: object = None) -> object:  # type: ignore[override]
         try:
-            return super().get(self._key(key), default)  # type: ignore[arg-type]
+            return super().get(self._key(key), default)  # type: ignore[call-overload]
         except NotationError:
             return default
 

@@ -33,3 +33,10 @@ def test_readme_doctests():
     result = doctest.testfile(str(readme), module_relative=False, optionflags=FLAGS)
     assert result.failed == 0
     assert result.attempted > 0
+
+
+@pytest.mark.parametrize("page", sorted(p.name for p in (Path(__file__).resolve().parent.parent / "docs").glob("*.md")))
+def test_docs_page_doctests(page):
+    path = Path(__file__).resolve().parent.parent / "docs" / page
+    result = doctest.testfile(str(path), module_relative=False, optionflags=FLAGS)
+    assert result.failed == 0

@@ -220,7 +220,7 @@ def test_sample_masks_are_the_sampled_deals(order, seat, samples, seed):
             assert all(bin(m).count("1") == 8 for m in masks)
         return
     deals = _sample_deals(hand, seat, samples, seed)
-    assert _sample_masks(hand, seat, samples, seed) == [tuple(h.mask >> 20 for h in d.hands) for d in deals]
+    assert list(_sample_masks(hand, seat, samples, seed)) == [tuple(h.mask >> 20 for h in d.hands) for d in deals]
 
 
 def test_deal_value_pit_matches_play_state_replay():
@@ -253,6 +253,190 @@ def test_analyse_bid_errors():
     for bad in (0, -2, 1.5, True, "2"):
         with pytest.raises(InvalidStateError, match=f"processes must be a positive int or None, got {bad!r}"):
             analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=2, processes=bad)
+    for bad in (1.5, float("nan"), [1]):
+        with pytest.raises(InvalidStateError, match="seed must be"):
+            analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=2, seed=bad, processes=1)
+
+
+def test_analyse_bid_refuses_more_than_max_samples():
+    """Beyond MAX_SAMPLES the count is refused at once, naming the count and
+    the maximum (once: 10**20 samples were all made before any solving, and the
+    process grew to 15 GB)."""
+    from quartet_solver.klaverjas.analysis import MAX_SAMPLES
+
+    assert MAX_SAMPLES == 10_000_000
+    for bad in (MAX_SAMPLES + 1, 99999999999999999999):
+        with pytest.raises(InvalidStateError, match=f"at most MAX_SAMPLES = 10,000,000, got {bad}"):
+            analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=bad)
+
+
+def test_cli_bid_refuses_more_than_max_samples(capsys):
+    from quartet_solver.cli import main
+
+    assert main(["klaverjas", "bid", "--hand", "Jh 9h Ah Th As Ks Ad 7c",
+                 "--samples", "99999999999999999999"]) == 2
+    err = capsys.readouterr().err
+    assert "samples must be at most MAX_SAMPLES = 10,000,000, got 99999999999999999999" in err
+
+
+def _result(a):
+    """A bid analysis as a dict, without its time."""
+    d = a.to_dict()
+    del d["seconds"]
+    return d
+
+
+def test_analyse_bid_is_the_same_on_every_executor():
+    """The result for a seed does not depend on the executor or the number of
+    workers (which set the chunk size and the order the chunks finish in)."""
+    hand = "Jc 9c Ac Tc Kd Qd 8h 7s"
+    ref = _result(analyse_bid(hand, seat="S", dealer="E", samples=150, seed="abc", processes=1))
+    with ThreadPoolExecutor(3) as ex:
+        assert _result(analyse_bid(hand, seat="S", dealer="E", samples=150, seed="abc", executor=ex)) == ref
+    assert _result(analyse_bid(hand, seat="S", dealer="E", samples=150, seed="abc", processes=2)) == ref
+    assert _result(analyse_bid(hand, seat="S", dealer="E", samples=150, seed="abc",
+                               executor=_SubmitOnly(), processes=5)) == ref
+    assert ref["seed"] == "abc" and ref["rules"] == kj.Rules.AMSTERDAM.to_dict()
+    assert _result(analyse_bid(hand, seat="S", dealer="E", samples=150, seed="abd", processes=1)) != ref
+
+
+def test_analyse_bid_without_seed_reports_the_seed_it_drew():
+    hand = "Jc 9c Ac Tc Kd Qd 8h 7s"
+    a = analyse_bid(hand, samples=5, processes=1)
+    b = analyse_bid(hand, samples=5, processes=1)
+    assert isinstance(a.seed, int) and a.seed != b.seed
+    assert _result(analyse_bid(hand, samples=5, seed=a.seed, processes=1)) == _result(a)
+
+
+class _Lazy:
+    """An executor whose futures run only when their result is asked for, and
+    record it, or their cancellation; ``fake`` rows (no solving) if given."""
+
+    class Future:
+        def __init__(self, executor, fn, args):
+            self.executor, self.fn, self.args, self.ran, self.cancelled = executor, fn, args, False, False
+
+        def result(self):
+            self.ran = True
+            self.executor.waiting -= 1
+            return self.fn(*self.args)
+
+        def cancel(self):
+            self.cancelled = True
+            return True
+
+    def __init__(self, fake=None, keep=True):
+        self.futures = []           # all of them, if keep
+        self.waiting = self.most_waiting = 0
+        self.fake, self.keep = fake, keep
+
+    def submit(self, fn, *args):
+        if self.fake is not None:
+            fn = lambda part, *rest: [self.fake(m) for m in part]  # noqa: E731
+        future = self.Future(self, fn, args)
+        if self.keep:
+            self.futures.append(future)
+        self.waiting += 1
+        self.most_waiting = max(self.most_waiting, self.waiting)
+        return future
+
+
+def test_analyse_bid_submits_lazily_and_cancels_on_interrupt():
+    """An interrupt (here from the progress callback) stops the submitting and
+    cancels every chunk submitted and not started (at most four chunks per
+    worker are submitted and not yet taken back)."""
+    def stop(done, total):
+        raise KeyboardInterrupt
+
+    ex = _Lazy()
+    with pytest.raises(KeyboardInterrupt):
+        analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=5000, seed=1, executor=ex, processes=2, progress=stop)
+    assert len(ex.futures) == 8 and ex.futures[0].ran
+    assert all(f.cancelled and not f.ran for f in ex.futures[1:])
+
+
+def test_analyse_bid_memory_does_not_grow_with_the_samples():
+    """The samples are made chunk by chunk and the nets kept as running sums:
+    50,000 samples (fake nets, no solving) peak at a small fraction of what the
+    samples and the nets would take as lists (about 20 MB)."""
+    import tracemalloc
+
+    ex = _Lazy(fake=lambda masks: (masks[0] % 7 - 3, 0, masks[1] % 11 - 5, 1, 3, 0, -1, 0), keep=False)
+    tracemalloc.start()
+    try:
+        a = analyse_bid("Jh 9h Ah Th As Ks Ad 7c", samples=50_000, seed=2, executor=ex, processes=2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000, peak
+    assert ex.most_waiting <= 8 and a.stats[0].samples == 50_000
+    by = {s.trump: s for s in a.stats}
+    assert by["h"].mean == 3 and by["h"].ci95 == 0 and by["s"].p_nat == 1 and by["d"].p_pit == 1
+
+
+def test_running_sums_match_the_statistics_module():
+    """The running sums give every action's and every pair's mean and interval
+    as the statistics module does on the lists of nets."""
+    import random
+    import statistics
+
+    from quartet_solver.klaverjas.analysis import _ACTIONS, _BidSums
+
+    rng = random.Random(5)
+    rows = [tuple(v for _ in range(4) for v in (rng.randrange(-300, 300), rng.randrange(2))) for _ in range(40)]
+    sums = _BidSums()
+    sums.add(rows[:13])
+    sums.add(rows[13:])
+    nets = {a: [r[2 * k] for r in rows] for k, a in enumerate(_ACTIONS[:4])} | {"pass": [0] * 40}
+    for a in _ACTIONS:
+        for b in _ACTIONS:
+            diff = [x - y for x, y in zip(nets[a], nets[b])]
+            mean, ci = sums.mean_ci95(a, b)
+            assert mean == pytest.approx(statistics.fmean(diff))
+            assert ci == pytest.approx(1.96 * statistics.stdev(diff) / 40 ** 0.5, abs=1e-9)
+    assert sums.nat == [sum(x < 0 for x in nets[a]) for a in "cdhs"]
+    assert sums.pit == [sum(r[2 * k + 1] for r in rows) for k in range(4)]
+
+
+def test_close_call_json_seed_and_rules():
+    """A margin inside its interval is flagged: close_call in the JSON form,
+    "too close to call" in the text; the JSON form has the seed and the rules."""
+    a = analyse_bid("Jc 9c Jd 9d Ah Th As Ts", seat="N", dealer="W", samples=8, seed=11, processes=1,
+                    rules="rotterdam")
+    d = a.to_dict()
+    assert d["seed"] == 11 and d["rules"] == kj.Rules.named("rotterdam").to_dict()
+    assert d["close_call"] is (a.margin <= a.margin_ci95) is a.close_call
+    import dataclasses
+
+    close = dataclasses.replace(a, margin=5.0, margin_ci95=12.0)
+    clear = dataclasses.replace(a, margin=12.0, margin_ci95=5.0)
+    assert close.close_call and close.to_dict()["close_call"] is True
+    assert not clear.close_call and clear.to_dict()["close_call"] is False
+    assert "too close to call" in close.pretty() and "too close to call" not in clear.pretty()
+    assert f"recommended: {a.recommended} — too close to call: {a.runner_up}" in close.pretty()
+
+
+def test_cli_bid_progress(capsys):
+    """--progress shows the count, the rate and the time left on stderr also
+    when it is not a terminal; by default (not a terminal) and with --quiet
+    nothing; --json has the seed and the rules."""
+    import json
+
+    from quartet_solver.cli import main
+
+    args = ["klaverjas", "bid", "--hand", "Jh 9h Ah Th As Ks Ad 7c", "--samples", "6", "--seed", "3",
+            "--processes", "1"]
+    assert main([*args, "--progress", "--json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["seed"] == 3 and data["rules"]["variant"] == "amsterdam" and "close_call" in data
+    lines = err.splitlines()
+    assert lines and lines[-1].startswith("6/6 samples  ") and "/s  ETA " in lines[-1]
+    assert "\r" not in err
+    for extra in ([], ["--quiet"]):
+        assert main([*args, *extra]) == 0
+        out, err = capsys.readouterr()
+        assert err == "" and "recommended: " in out
 
 
 def _benchmark(*args: str) -> subprocess.CompletedProcess:

@@ -166,6 +166,23 @@ def test_cli_play_and_show():
     assert code == 2 and "--bots" in err
 
 
+def test_a_clubs_bid_is_recorded_as_clubs():
+    """Suit.CLUBS is 0: a truth test once wrote a clubs bid as "pass"."""
+    b = kj.BiddingState("N").bid("c")
+    assert b.to_dict()["bids"] == [{"seat": "E", "bid": "c"}]
+    assert "bids='c'" in repr(b)
+    b = kj.BiddingState("N").bid("pass").bid("pass").bid("pass").bid("pass").bid("c")
+    assert [x["bid"] for x in b.to_dict()["bids"]] == ["pass"] * 4 + ["c"]
+    # every bid of a played game as the JSON shows it, against the bidding itself
+    for seed in range(1, 4):
+        code, out, err = _cli("play", "--seed", str(seed), "--json", "--quiet")
+        assert code == 0, err
+        for hand in json.loads(out)["hands"]:
+            bids = hand["bidding"]["bids"]
+            assert bids[-1]["bid"] == hand["trump"], hand["bidding"]
+            assert all(x["bid"] == "pass" for x in bids[:-1])
+
+
 def test_match_object_step_by_step_equals_play_match():
     bots = [kj.RuleBot(), kj.RandomBot(4), kj.RuleBot(), kj.RandomBot(5)]
     m = kj.Match(bots, seed=8, hands=4, first_dealer="W")
@@ -197,7 +214,7 @@ def test_random_bot_seeds():
     assert kj.RandomBot(np.int64(3)).rng.random() == kj.RandomBot(3).rng.random()
     assert kj.RandomBot("x").rng.random() == kj.RandomBot("x").rng.random()
     for bad in ([1], 1.5, True):
-        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+        with pytest.raises(InvalidStateError, match="seed must be an int >= 0, a string or None"):
             kj.RandomBot(bad)  # type: ignore[arg-type]
 
 
@@ -219,9 +236,9 @@ def test_match_arguments_are_checked_up_front():
     np = pytest.importorskip("numpy")
     bots = [kj.RuleBot()] * 4
     for seed in (1.5, [1], True):
-        with pytest.raises(InvalidStateError, match="seed must be an int, a string or None"):
+        with pytest.raises(InvalidStateError, match="seed must be an int >= 0, a string or None"):
             kj.Match(bots, seed=seed)  # type: ignore[arg-type]
-    with pytest.raises(NotationError, match="date must be YYYY-MM-DD, got '2026-13-01'"):
+    with pytest.raises(NotationError, match="date must be YYYY-MM-DD or 'today', got '2026-13-01'"):
         kj.Match(bots, date="2026-13-01")
     with pytest.raises(NotationError, match="date must be a datetime.date"):
         kj.Match(bots, date=20260101)  # type: ignore[arg-type]

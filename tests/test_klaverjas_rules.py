@@ -594,7 +594,7 @@ GOOD = "N:AKQJT987... .AKQJT987.. ..AKQJT987. ...AKQJT987"
         ("N:AKQJT987.. .AKQJT987.. ..AKQJT987. ...AKQJT987", NotationError, "AKQJT987.."),
         ("N:AKQJT98X... .AKQJT987.. ..AKQJT987. ...AKQJT987", NotationError, "'X'"),
         ("N:AKQJT986... .AKQJT987.. ..AKQJT987. ...AKQJT987", NotationError, "'6'"),
-        ("N:AKQJ1098... .AKQJT987.. ..AKQJT987. ...AKQJT987", NotationError, "'1'"),
+        ("N:AKQJ1T98... .AKQJT987.. ..AKQJT987. ...AKQJT987", NotationError, "'1'"),
         ("N:AKQJT9877... .AKQJT98.. ..AKQJT987. ...AKQJT987", NotationError, "AKQJT9877"),  # dup
         ("N:AKQJT98... .AKQJT9877.. ..AKQJT987. ...AKQJT987", NotationError, "AKQJT9877"),
         ("N:AKQJT987.7.. .AKQJT98.. ..AKQJT987. ...AKQJT987", InvalidStateError, "N has 9 cards"),

@@ -14,13 +14,18 @@ deals in :mod:`~quartet_solver.klaverjas.deal`, the play of a hand in
 'E'
 """
 
+from ..cards import Card, CardMap, CardSet, Suit
 from .analysis import BidAnalysis, DDTable, Par, analyse_bid, dd_table, par
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView, RandomBot, RuleBot
 from .dd import DDResult, is_made, reaches, solve, solve_deal
 from .deal import Deal
 from .match import HandRecord, Match, MatchResult, play_hand, play_match
+from .pbn import read_pbn, read_pbn_deals, read_pbn_match, write_pbn
+from .hand_review import CardReview, HandReview, review
 from .rules import SEATS, Rules, legal_cards, trick_roem
+from .sampling_bot import LEVELS, SamplingBot, make_bot
+from .sampling import Constraints, bidding_weight, consistent, constraints, sample_deals
 from .state import HandResult, PlayState, Trick
 
 __all__ = [
@@ -28,6 +33,9 @@ __all__ = [
     "BidView",
     "BiddingState",
     "Bot",
+    "Card",
+    "CardMap",
+    "CardSet",
     "DDResult",
     "DDTable",
     "Deal",
@@ -42,6 +50,7 @@ __all__ = [
     "RuleBot",
     "Rules",
     "SEATS",
+    "Suit",
     "Trick",
     "analyse_bid",
     "dd_table",
@@ -51,7 +60,16 @@ __all__ = [
     "play_hand",
     "play_match",
     "reaches",
+    "read_pbn",
+    "read_pbn_deals",
+    "read_pbn_match",
     "solve",
     "solve_deal",
     "trick_roem",
+    "LEVELS",
+    "SamplingBot",
+    "make_bot",
+    "write_pbn",
+    "sample_deals", "constraints", "consistent", "Constraints", "bidding_weight",  # sampling.py
+    "review", "HandReview", "CardReview",  # review.py
 ]

@@ -12,22 +12,25 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random as _random
+import signal
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from typing import Any
 
-from ..cards import CardSet, CardsLike, Deck, Suit, as_int
+from ..cards import CardSet, CardsLike, Deck, Suit, as_int, check_seed
 from ..errors import InvalidStateError
 from .dd import _check_dd_rules, _deal_value_pit, _solve_deal_line, solve_deal
-from .deal import Deal
+from .deal import Deal, check_hand, format_hand
 from .rules import SEATS, Rules, as_suit, seat_index
 from .state import PlayState
 
-__all__ = ["DDTable", "Par", "BidAnalysis", "TrumpStats", "dd_table", "par", "analyse_bid"]
+__all__ = ["DDTable", "Par", "BidAnalysis", "TrumpStats", "dd_table", "par", "analyse_bid", "MAX_SAMPLES"]
 
 TEAMS = ("NS", "EW")
 _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -129,6 +132,34 @@ class Par:
         return {"declarer": self.declarer, "trump": self.trump, "net": self.net,
                 "net_ns": self.net_ns, "bids": list(self.bids), "table": self.table.to_dict()}
 
+    def pretty(self) -> str:
+        """The par bidding and outcome in words, then the DD table.
+
+        >>> from quartet_solver.klaverjas import Deal
+        >>> print(par(Deal.random(seed=7), dealer="N").pretty().splitlines()[0])
+        par (double dummy): E names ... net ... for E/W
+        """
+        dealer = (seat_index(self.bids_by()[0][0]) - 1) % 4
+        bids = ", ".join(f"{seat} {'passes' if bid == 'pass' else 'names ' + Suit.parse(bid).symbol}"
+                         for seat, bid in self.bids_by())
+        forced = len(self.bids) == 5
+        team = "N/S" if seat_index(self.declarer) % 2 == 0 else "E/W"
+        trump = Suit.parse(self.trump)
+        head = (f"par (double dummy): {self.declarer} names {trump.name.lower()} {trump.symbol}"
+                f"{' (forced: all four passed)' if forced else ''}, net {self.net:+d} for {team}")
+        return "\n".join([head, f"  bidding from dealer {SEATS[dealer]}'s left: {bids}", self.table.pretty()])
+
+    def bids_by(self) -> list[tuple[str, str]]:
+        """The par bids with their seats, in bidding order (the leader bids first)."""
+        first = seat_index(self.table.leader)
+        seats = [SEATS[(first + i) % 4] for i in range(4)]
+        if len(self.bids) == 5:
+            seats.append(self.declarer)
+        return list(zip(seats, self.bids))
+
+    def __str__(self) -> str:
+        return self.pretty()
+
 
 def par(deal: Deal | str, dealer: str | int, rules: Rules | str = Rules.AMSTERDAM) -> Par:
     """The par outcome of the bidding (see :class:`Par`); the leader is the dealer's left.
@@ -200,7 +231,9 @@ class BidAnalysis:
     confidence interval.  Every trump is solved on the same samples, so this is
     the interval of the paired difference, which counts how the two actions'
     nets go together on the same deals (the trumps' own intervals cannot): a
-    margin larger than ``margin_ci95`` says the choice is not sampling noise.
+    margin larger than ``margin_ci95`` says the choice is not sampling noise;
+    otherwise it is a :attr:`close_call`.  ``seed`` and ``rules`` are the
+    analysis's own, to repeat it.
     """
 
     hand: CardSet
@@ -212,39 +245,102 @@ class BidAnalysis:
     runner_up: str = "pass"
     margin: float = 0.0
     margin_ci95: float = 0.0
+    seed: int | str | None = None
+    rules: Rules = Rules.AMSTERDAM
+
+    @property
+    def close_call(self) -> bool:
+        """The margin lies inside its 95% confidence interval: the samples do
+        not tell the recommended action from the runner-up."""
+        return self.margin <= self.margin_ci95
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
         return {"hand": str(self.hand), "seat": self.seat, "dealer": self.dealer,
                 "stats": [s.to_dict() for s in self.stats], "recommended": self.recommended,
                 "runner_up": self.runner_up, "margin": self.margin, "margin_ci95": self.margin_ci95,
+                "close_call": self.close_call, "seed": self.seed, "rules": self.rules.to_dict(),
                 "seconds": self.seconds}
 
     def pretty(self) -> str:
         """Text table."""
-        lines = [f"{self.seat} holds {self.hand} (dealer {self.dealer}); "
+        lines = [f"{self.seat} holds {format_hand(self.hand)} (dealer {self.dealer}); "
                  f"{self.stats[0].samples} double-dummy samples per trump"]
         lines.append(f"  {'trump':<6}{'mean net':>10}{'±95%':>8}{'P(nat)':>9}{'P(pit)':>9}")
         for s in self.stats:
             suit = Suit.parse(s.trump)
             lines.append(f"  {suit.symbol} {s.trump:<4}{s.mean:>10.1f}{s.ci95:>8.1f}{s.p_nat:>9.3f}{s.p_pit:>9.3f}")
-        lines.append(f"recommended: {self.recommended}")
+        close = (f" — too close to call: {self.runner_up} is as good within the samples' noise"
+                 if self.close_call else "")
+        lines.append(f"recommended: {self.recommended}{close}")
         lines.append(f"margin over {self.runner_up}: {self.margin:.1f} ± {self.margin_ci95:.1f} "
                      "(paired: the same samples for every trump)")
         return "\n".join(lines)
 
 
-def _mean_ci95(xs: Sequence[float]) -> tuple[float, float]:
-    """The mean of ``xs`` and the half-width of its 95% confidence interval
-    (normal approximation; 0 for a single value).
+def _mean_ci95(n: int, total: int, squares: int) -> tuple[float, float]:
+    """The mean of ``n`` integers from their sum and their sum of squares, and
+    the half-width of its 95% confidence interval (normal approximation; 0 for
+    a single value).  Exact integer arithmetic up to the final division, so the
+    result does not depend on the order the values came in.
 
-    >>> _mean_ci95([1, 3])
+    >>> _mean_ci95(2, 1 + 3, 1 * 1 + 3 * 3)
     (2.0, 1.96)
     """
-    n = len(xs)
-    mean = sum(xs) / n
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-    return mean, 1.96 * math.sqrt(var / n)
+    mean = total / n
+    var = (n * squares - total * total) / (n * (n - 1)) if n > 1 else 0.0
+    return mean, 1.96 * math.sqrt(max(var, 0.0) / n)
+
+
+#: The action names of the running sums: the four trumps, then pass (a net of 0).
+_ACTIONS = tuple(s.char for s in _SUIT_ORDER) + ("pass",)
+
+
+class _BidSums:
+    """Running sums of the per-sample nets of :func:`analyse_bid`'s five
+    actions (the four trumps and pass, whose net is 0): the count, per action
+    the sum, per pair of actions the sum of products (so the mean and interval
+    of any action and of any pair's difference), per trump the nat and pit
+    counts.  O(1) memory in the number of samples.
+
+    >>> sums = _BidSums()
+    >>> sums.add([(10, 0, -5, 0, 30, 1, 0, 0), (20, 0, 5, 0, 10, 0, -2, 0)])
+    >>> sums.mean_ci95("c")[0], sums.mean_ci95("h", "c")[0], sums.nat[1], sums.pit[2]
+    (15.0, 5.0, 1, 1)
+    """
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = [0] * 5
+        self.products = [[0] * 5 for _ in range(5)]
+        self.nat = [0] * 4
+        self.pit = [0] * 4
+
+    def add(self, rows: Sequence[tuple[int, ...]]) -> None:
+        """Add the rows of :func:`_solve_chunk`: (net_c, pit_c, net_d, ...)."""
+        total, products = self.total, self.products
+        for row in rows:
+            nets = row[0::2]
+            for a, x in enumerate(nets):
+                total[a] += x
+                self.nat[a] += x < 0
+                self.pit[a] += row[2 * a + 1]
+                pa = products[a]
+                for b in range(a, 4):
+                    pa[b] += x * nets[b]
+            self.n += 1
+        for a in range(4):                  # the products are symmetric
+            for b in range(a):
+                products[a][b] = products[b][a]
+
+    def mean_ci95(self, action: str, minus: str = "pass") -> tuple[float, float]:
+        """The mean and 95% interval of the net of ``action`` less that of
+        ``minus`` in the same sample (by default pass: the action's own net)."""
+        a, b = _ACTIONS.index(action), _ACTIONS.index(minus)
+        p = self.products
+        total = self.total[a] - self.total[b]
+        squares = p[a][a] + p[b][b] - 2 * p[a][b]
+        return _mean_ci95(self.n, total, squares)
 
 
 def _usable_cpus() -> int:
@@ -261,24 +357,55 @@ def _usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _sample_masks(hand: CardSet, seat: int, samples: int, seed: int | None) -> list[tuple[int, ...]]:
+def _sample_masks(hand: CardSet, seat: int, samples: int,
+                  seed: int | str | None) -> Iterator[tuple[int, ...]]:
     """``samples`` deals with ``hand`` at ``seat`` and the unseen cards dealt
     uniformly at random to the other seats (deterministic for ``seed``), as the
     four hands' kernel masks (``card index - 20``): the sampling of
     :func:`analyse_bid`, which needs no :class:`Deal` (the tests check it
-    against a plain sampler that builds them)."""
+    against a plain sampler that builds them).  A generator: one random stream
+    made as the deals are taken, so memory does not grow with ``samples`` and
+    the deals do not depend on how they are cut into chunks."""
     unseen = [c.index - 20 for c in (Deck.piquet() - hand).cards()]
     rng = _random.Random(seed)
     own = hand.mask >> 20
     others = [s for s in range(4) if s != seat]
-    out = []
     for _ in range(samples):
         rng.shuffle(unseen)
         hands = [own] * 4
         for i, s in enumerate(others):
             hands[s] = sum(1 << b for b in unseen[8 * i : 8 * i + 8])
-        out.append(tuple(hands))
-    return out
+        yield tuple(hands)
+
+
+def _chunks(deals: Iterator[tuple[int, ...]], size: int) -> Iterator[list[tuple[int, ...]]]:
+    """The deals in lists of ``size`` (the last one shorter), each taken from
+    the stream only when it is asked for.
+
+    >>> [len(c) for c in _chunks(iter(range(7)), 3)]
+    [3, 3, 1]
+    """
+    while part := list(itertools.islice(deals, size)):
+        yield part
+
+
+def _ignore_sigint() -> None:
+    """The initializer of :func:`analyse_bid`'s own worker processes: a Ctrl-C
+    on the terminal reaches the whole process group, and the parent alone
+    decides what happens (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop :func:`analyse_bid`'s own pool at once: cancel the chunks not
+    started and end the worker processes in the middle of theirs (a shutdown
+    would wait for them)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        p.terminate()
+    for p in processes:
+        p.join(timeout=2)
 
 
 def _solve_chunk(deals: Sequence[tuple[int, ...]], seat: int, leader: int,
@@ -300,13 +427,52 @@ def _solve_chunk(deals: Sequence[tuple[int, ...]], seat: int, leader: int,
     return out
 
 
+#: The most samples :func:`analyse_bid` takes (about a day of solving on one
+#: CPU); a larger count is refused with an
+#: :class:`~quartet_solver.errors.InvalidStateError`.
+MAX_SAMPLES = 10_000_000
+_MAX_CHUNK = 64         # samples in a chunk at most: a fraction of a second of solving
+_IN_FLIGHT = 4          # chunks submitted and not yet taken back, per worker
+
+
+def _run_chunks(executor: Any, parts: Iterator[list[tuple[int, ...]]], args: tuple[Any, ...],
+                limit: int, done: Callable[[list[tuple[int, ...]]], None]) -> None:
+    """Solve the chunks ``parts`` on ``executor`` (anything with ``submit(fn,
+    *args)`` returning a future with ``result()``), at most ``limit`` submitted
+    and not yet taken back, each chunk taken from ``parts`` only when it is
+    submitted; ``done(rows)`` as each finishes.  On any exception, a Ctrl-C
+    too, nothing more is submitted and the chunks not started are cancelled
+    (where the futures have ``cancel()``)."""
+    in_flight: list[Any] = []       # oldest first
+    try:
+        while True:
+            for part in itertools.islice(parts, limit - len(in_flight)):
+                in_flight.append(executor.submit(_solve_chunk, part, *args))
+            if not in_flight:
+                return
+            if all(isinstance(f, Future) for f in in_flight):
+                finished = wait(in_flight, return_when=FIRST_COMPLETED).done
+                ready = [f for f in in_flight if f in finished]
+            else:                   # futures of another kind: the oldest first
+                ready = in_flight[:1]
+            for f in ready:
+                in_flight.remove(f)
+                done(f.result())
+    except BaseException:
+        for f in in_flight:
+            cancel = getattr(f, "cancel", None)
+            if cancel is not None:
+                cancel()
+        raise
+
+
 def analyse_bid(
     hand: CardsLike,
     seat: str | int = "E",
     dealer: str | int = "N",
     samples: int = 500,
     rules: Rules | str = Rules.AMSTERDAM,
-    seed: int | None = None,
+    seed: int | str | None = None,
     executor: Executor | None = None,
     processes: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -314,79 +480,97 @@ def analyse_bid(
     """The value of naming each trump with ``hand`` at ``seat``.
 
     The 24 unseen cards are dealt uniformly at random to the other seats
-    ``samples`` times (deterministic for ``seed``); each sample is solved double
-    dummy for each trump with this seat's team playing and the dealer's left
-    leading.  Reports per trump the mean net score with a 95% confidence interval,
-    P(nat) (the playing team goes nat under best play) and P(pit) (a principal
+    ``samples`` times (at most :data:`MAX_SAMPLES`, ten million; deterministic
+    for ``seed``, an int or a string; ``None`` draws a fresh one, which the
+    result reports); each sample is solved double dummy for each trump with
+    this seat's team playing and the dealer's left leading.  Reports per trump the mean net score with a 95% confidence interval, P(nat)
+    (the playing team goes nat under best play) and P(pit) (a principal
     variation takes all eight tricks); the recommendation is the trump with the
     best mean if that mean is positive, else ``"pass"``, and its margin over the
     runner-up comes with a paired confidence interval (:class:`BidAnalysis`).
 
-    Work is split into chunks: ``executor`` takes any executor with
-    ``submit(fn, *args) -> future`` (``concurrent.futures``, a dask.distributed
-    ``Client``); else ``processes`` worker processes (default: the CPUs this
-    process may run on, by its affinity mask, when ``samples >= 100``, else
-    in-process).  The solver releases the GIL and each
-    thread has its own kernel, so a ``ThreadPoolExecutor`` runs the chunks in
-    parallel too, without starting processes (500 samples on 2 workers, in
-    alternating runs: threads 1.9 s, processes 1.8-2.0 s; on a slower day
-    3.0-3.8 s and 2.7-4.1 s: within the machine's noise, the same).
-    ``progress(done, total)`` is called as chunks finish, with the number of
-    deals solved.
+    The samples are made lazily, from one random stream, in chunks of at most
+    64: a chunk is dealt just before it is submitted, at most four chunks per
+    worker are submitted and not yet finished, and the results are kept as
+    running sums, so memory does not grow with ``samples``; the result is the
+    same for a seed whatever the executor and the number of workers.
+
+    Work goes to ``executor`` if given, any executor with ``submit(fn, *args)
+    -> future`` (``concurrent.futures``, a dask.distributed ``Client``), with
+    ``processes`` as its number of workers (default: its ``_max_workers``, as
+    the ``concurrent.futures`` executors have, else the usable CPUs); else to
+    ``processes`` worker processes of its own (default: the CPUs this process
+    may run on, by its affinity mask, when ``samples >= 100``, else
+    in-process).  The solver releases the GIL and each thread has its own
+    kernel, so a ``ThreadPoolExecutor`` runs the chunks in parallel too,
+    without starting processes.  ``progress(done, total)`` is called as chunks
+    finish, with the number of deals solved.
+
+    An exception, a ``KeyboardInterrupt`` (Ctrl-C) too, stops the analysis at
+    once and propagates: the chunks not started are cancelled and no more are
+    submitted; the own worker processes ignore SIGINT (the Ctrl-C of a
+    terminal reaches them too) and are terminated in the middle of their
+    chunks.  A given executor is not shut down: its chunks already running
+    finish in the background (a fraction of a second each).
     """
     started = time.perf_counter()
-    cards = CardSet(hand)
-    if len(cards) != 8 or cards - Deck.piquet():
-        raise InvalidStateError(f"a Klaverjas hand has 8 cards of the 32-card deck, got '{cards}'")
+    cards = check_hand(hand)
     n_samples, n_processes = as_int(samples), as_int(processes)
     if n_samples is None or n_samples < 1:
         raise InvalidStateError(f"samples must be a positive int, got {samples!r}")
     if processes is not None and (n_processes is None or n_processes < 1):
         raise InvalidStateError(f"processes must be a positive int or None, got {processes!r}")
+    if n_samples > MAX_SAMPLES:
+        raise InvalidStateError(f"samples must be at most MAX_SAMPLES = {MAX_SAMPLES:,}, got {samples!r}")
     samples, processes = n_samples, n_processes
+    seed = check_seed(seed)
+    if seed is None:    # a fresh seed, reported with the result: any run can be repeated
+        seed = _random.SystemRandom().randrange(1 << 63)
     rules = _rules(rules)
     s, d = seat_index(seat), seat_index(dealer)
     leader = (d + 1) % 4
-    masks = _sample_masks(cards, s, samples, seed)
-    workers = processes if processes is not None else _usable_cpus() if samples >= 100 else 1
+    if executor is not None:
+        hint = processes if processes is not None else as_int(getattr(executor, "_max_workers", None))
+        workers = hint if hint is not None and hint > 0 else _usable_cpus()
+    else:
+        workers = processes if processes is not None else _usable_cpus() if samples >= 100 else 1
     # 32 chunks a worker (a chunk takes 1/32 of a worker's share on average):
     # the workers that finish first wait for the last chunk, so small ones
-    # waste less (a sample's solves take 0.1 to 30 ms)
-    chunk = max(1, math.ceil(len(masks) / (32 * max(workers, 1))))
-    chunks = [masks[i : i + chunk] for i in range(0, len(masks), chunk)]
-    rows: list[tuple[int, ...]] = []
+    # waste less (a sample's solves take 0.1 to 30 ms); at most _MAX_CHUNK, so
+    # that a chunk is soon done and its deals take little memory
+    chunk = min(_MAX_CHUNK, max(1, math.ceil(samples / (32 * workers))))
+    parts = _chunks(_sample_masks(cards, s, samples, seed), chunk)
+    sums = _BidSums()
+
+    def done(rows: list[tuple[int, ...]]) -> None:
+        sums.add(rows)
+        if progress is not None:
+            progress(sums.n, samples)
+
     own_pool = None
     if executor is None and workers > 1:
-        own_pool = executor = ProcessPoolExecutor(max_workers=workers)
+        own_pool = executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
     try:
         if executor is None:
-            for part in chunks:
-                rows += _solve_chunk(part, s, leader, rules)
-                if progress is not None:
-                    progress(len(rows), len(masks))
+            for part in parts:
+                done(_solve_chunk(part, s, leader, rules))
         else:
-            futures = [executor.submit(_solve_chunk, part, s, leader, rules) for part in chunks]
-            for future in futures:
-                rows += future.result()
-                if progress is not None:
-                    progress(len(rows), len(masks))
-    finally:
+            _run_chunks(executor, parts, (s, leader, rules), _IN_FLIGHT * workers, done)
+    except BaseException:
         if own_pool is not None:
-            own_pool.shutdown()
-    # per action, its net in each sample: the four trumps, and pass (0)
-    nets = {suit.char: [r[2 * k] for r in rows] for k, suit in enumerate(_SUIT_ORDER)}
-    nets["pass"] = [0] * len(rows)
+            _stop_pool(own_pool)
+        raise
+    if own_pool is not None:
+        own_pool.shutdown()
+    n = sums.n
     stats = []
     for k, suit in enumerate(_SUIT_ORDER):
-        xs = nets[suit.char]
-        n = len(xs)
-        mean, ci = _mean_ci95(xs)
-        stats.append(TrumpStats(suit.char, mean, ci, sum(x < 0 for x in xs) / n,
-                                sum(r[2 * k + 1] for r in rows) / n, n))
+        mean, ci = sums.mean_ci95(suit.char)
+        stats.append(TrumpStats(suit.char, mean, ci, sums.nat[k] / n, sums.pit[k] / n, n))
     best = max(stats, key=lambda t: t.mean)
     recommended = best.trump if best.mean > 0 else "pass"
     means = {t.trump: t.mean for t in stats} | {"pass": 0.0}
     runner_up = max((a for a in means if a != recommended), key=lambda a: means[a])
-    margin, margin_ci = _mean_ci95([x - y for x, y in zip(nets[recommended], nets[runner_up])])
+    margin, margin_ci = sums.mean_ci95(recommended, runner_up)
     return BidAnalysis(cards, SEATS[s], SEATS[d], tuple(stats), recommended,
-                       time.perf_counter() - started, runner_up, margin, margin_ci)
+                       time.perf_counter() - started, runner_up, margin, margin_ci, seed, rules)

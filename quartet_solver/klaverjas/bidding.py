@@ -86,6 +86,15 @@ class BiddingState:
         return len(self.bids) == 4 and all(s is None for _, s in self.bids)
 
     @property
+    def was_forced(self) -> bool:
+        """True when trumps were named because all four passed.
+
+        >>> BiddingState("N").bid("pass").bid("pass").bid("pass").bid("pass").bid("s").was_forced
+        True
+        """
+        return len(self.bids) == 5
+
+    @property
     def is_over(self) -> bool:
         """A suit has been named."""
         return any(s is not None for _, s in self.bids)
@@ -143,12 +152,65 @@ class BiddingState:
         """JSON-ready form."""
         data: dict[str, object] = {
             "dealer": SEATS[self.dealer],
-            "bids": [{"seat": SEATS[s], "bid": suit.char if suit else "pass"} for s, suit in self.bids],
+            "bids": [{"seat": SEATS[s], "bid": "pass" if suit is None else suit.char} for s, suit in self.bids],
         }
+        if len(self.bids) == 5:        # all four passed: the last bid was forced
+            data["bids"][4]["forced"] = True  # type: ignore[index]
         if self.is_over:
             data.update(declarer=self.declarer, trump=self.trump.char, leader=self.leader)
         return data
 
     def __repr__(self) -> str:
-        bids = " ".join(suit.char if suit else "pass" for _, suit in self.bids)
+        bids = " ".join("pass" if suit is None else suit.char for _, suit in self.bids)
         return f"<BiddingState dealer={SEATS[self.dealer]} bids='{bids}'>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BiddingState):
+            return NotImplemented
+        return (self.dealer, self.rules, self.bids) == (other.dealer, other.rules, other.bids)
+
+    def __hash__(self) -> int:
+        return hash((self.dealer, self.rules, self.bids))
+
+    @classmethod
+    def from_dict(cls, data: object, rules: Rules | str | None = None) -> BiddingState:
+        """The bidding of a :meth:`to_dict` mapping, replayed bid by bid (each by the
+        seat to bid, legal).  ``rules`` applies when the mapping has no ``"rules"``
+        (default Amsterdam); the declarer, trump and leader, when given, must be
+        those of the replayed bids.  A bad seat or suit raises
+        :class:`~quartet_solver.errors.NotationError`, a bid out of turn or after
+        the end :class:`~quartet_solver.errors.IllegalActionError`, a malformed or
+        inconsistent mapping :class:`~quartet_solver.errors.InvalidStateError`.
+
+        >>> b = BiddingState("N").bid("pass").bid("h")
+        >>> BiddingState.from_dict(b.to_dict()) == b
+        True
+        >>> BiddingState.from_dict({**b.to_dict(), "trump": "s"})
+        Traceback (most recent call last):
+        ...
+        quartet_solver.errors.InvalidStateError: bidding: trump is 's', but the bids give 'h'
+        """
+        if not isinstance(data, dict):
+            raise InvalidStateError(f"bidding must be a dict with 'dealer' and 'bids', got {data!r}")
+        chosen = Rules.of_record(data, rules, "bidding")
+        for key in ("dealer", "bids"):
+            if key not in data:
+                raise InvalidStateError(f"bidding: missing {key!r} (in {data!r})")
+        bids = data["bids"]
+        if not isinstance(bids, list):
+            raise InvalidStateError(f"bidding: bids must be a list, got {bids!r}")
+        entries = []
+        for i, entry in enumerate(bids):
+            if not isinstance(entry, dict) or "seat" not in entry or "bid" not in entry:
+                raise InvalidStateError(f"bidding: bid {i + 1} must be {{'seat': ..., 'bid': ...}}, got {entry!r}")
+            entries.append((entry["seat"], entry["bid"]))
+        state = cls(data["dealer"], Rules.AMSTERDAM if chosen is None else chosen, tuple(entries))
+        for key in ("declarer", "trump", "leader"):
+            if key not in data:
+                continue
+            if not state.is_over:
+                raise InvalidStateError(f"bidding: {key} is {data[key]!r}, but the bids do not end the bidding")
+            actual = state.trump.char if key == "trump" else getattr(state, key)
+            if data[key] != actual:
+                raise InvalidStateError(f"bidding: {key} is {data[key]!r}, but the bids give {actual!r}")
+        return state

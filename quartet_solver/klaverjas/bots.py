@@ -18,7 +18,7 @@ from typing import Protocol
 
 from ..cards import Card, CardSet, Rank, Suit, check_seed
 from ..errors import InvalidStateError
-from .rules import PLAIN_ORDER, TRUMP_ORDER, Rules, card_points, trick_roem, trick_winner
+from .rules import PLAIN_ORDER, TRUMP_ORDER, Rules, card_points, seat_index, trick_roem, trick_winner
 from .state import PlayState
 
 __all__ = ["BidView", "PlayView", "Bot", "RandomBot", "RuleBot"]
@@ -38,7 +38,12 @@ class BidView:
 
 @dataclass(frozen=True)
 class PlayView:
-    """What a seat sees when it plays: its hand, the legal cards and public play."""
+    """What a seat sees when it plays: its hand, the legal cards and public play.
+
+    ``history`` is every card played so far in order, each with the index (``0..3``
+    = N E S W) of the seat that played it, current trick included (the default
+    ``()`` only for views built by hand before anything was played).
+    """
 
     seat: int
     hand: CardSet
@@ -51,6 +56,7 @@ class PlayView:
     played: CardSet           # every card played so far, current trick included
     points: tuple[int, int]
     rules: Rules
+    history: tuple[tuple[int, Card], ...] = ()  # (seat index, card) of every card played, in order
 
     @classmethod
     def of(cls, state: PlayState) -> PlayView:
@@ -59,8 +65,10 @@ class PlayView:
             raise InvalidStateError(f"the hand is over: nobody is to play ({state!r})")
         seat = state.to_move_index
         played = CardSet([c for _, c in state.history])
+        history = tuple((seat_index(s), c) for s, c in state.history)
         return cls(seat, state.hand(seat), tuple(state.legal_cards()), state.trump, state.declarer,
-                   state.leader, state.trick, (seat - len(state.trick)) % 4, played, state.points, state.rules)
+                   state.leader, state.trick, (seat - len(state.trick)) % 4, played, state.points, state.rules,
+                   history)
 
 
 class Bot(Protocol):
@@ -124,6 +132,9 @@ class RuleBot:
             if (good or view.forced) and value > best_value:
                 best, best_value = suit, value
         return best
+
+    def __repr__(self) -> str:
+        return "RuleBot()"
 
     def choose_card(self, view: PlayView) -> Card:
         legal = list(view.legal)

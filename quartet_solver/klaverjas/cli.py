@@ -42,9 +42,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     bots = _bots(args.bots, args.seed)
     quiet = args.json or args.quiet
 
+    totals = [0, 0]
+
     def progress(record: HandRecord) -> None:
+        totals[0] += record.result.scores[0]
+        totals[1] += record.result.scores[1]
         if not quiet:
             print(record.pretty(), flush=True)
+            print(f"  totals after hand {record.number}: N/S {totals[0]}, E/W {totals[1]}", flush=True)
 
     result = play_match(bots, seed=args.seed, date=args.date, rules=rules, hands=args.hands, progress=progress)
     if args.json:
@@ -83,8 +88,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"state": state.to_dict(), "solution": res.to_dict()}, ensure_ascii=False))
         return 0
-    print(deal.pretty())
-    print(f"trumps {state.trump.symbol}, declarer {SEATS[state.declarer]}, {state.to_move} to move")
+    best = set(res.best_cards)
+    if state.history:       # the position reached: the cards left, the trick, the best card marked
+        print(state.pretty({c: f"({v:+d}{'*' if c in best else ''})" for c, v in res.card_values.items()}))
+    else:
+        print(deal.pretty())
+        print(f"trumps {state.trump.symbol}, declarer {SEATS[state.declarer]}, {state.to_move} to move")
     cost = f"{res.nodes} nodes, {res.seconds * 1000:.1f} ms"
     if res.exact:
         print(f"value (net for the playing team): {res.value:+d}  (exact; {cost})")
@@ -98,8 +107,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if not res.exact and res.card_values:
         print(f"exact values of the cards solved before the stop "
               f"({len(res.card_values)} of {len(state.legal_cards())}):")
-    for card, value in sorted(res.card_values.items(), key=lambda cv: -cv[1]):
-        print(f"  {card}: {value:+d}")
+    mover = state.to_move
+    aim = "maximise" if state.to_move_index % 2 == state.playing_team else "minimise"
+    if res.card_values:
+        print(f"value of each card for {mover} ({mover}'s team {aim}s the playing team's net; "
+              f"* = best for {mover}):")
+    for card, value in sorted(res.card_values.items(), key=lambda cv: (-cv[1], cv[0].index)):
+        print(f"  {card}: {value:+d}{'  *' if card in best else ''}")
     if res.pv:
         print("principal variation: " + " ".join(map(str, res.pv)))
     return 0
@@ -138,26 +152,79 @@ def _cmd_table(args: argparse.Namespace) -> int:
         print(json.dumps({"table": table.to_dict(), "par": p.to_dict() if p else None}, ensure_ascii=False))
         return 0
     print(deal.pretty())
-    print(table.pretty())
-    if p is not None:
-        print(f"par: {p.declarer} names {p.trump} (bids {' '.join(p.bids)}), net {p.net:+d} for the playing team")
+    print(table.pretty() if p is None else p.pretty())
     return 0
 
 
 def _cmd_bid(args: argparse.Namespace) -> int:
+    from ..progress import Progress
     from .analysis import analyse_bid
 
-    quiet = args.json or args.quiet or not sys.stderr.isatty()
-
-    def progress(done: int, total: int) -> None:
-        if not quiet:
-            print(f"\r{done}/{total} samples", end="", file=sys.stderr, flush=True)
-
-    res = analyse_bid(args.hand, seat=args.seat, dealer=args.dealer, samples=args.samples, rules=_rules(args),
-                      seed=args.seed, processes=args.processes, progress=progress)
-    if not quiet:
-        print(file=sys.stderr)
+    # progress on stderr: on a terminal (not with --json), always with --progress, never with --quiet
+    shown = not args.quiet and (args.progress or (sys.stderr.isatty() and not args.json))
+    with Progress(args.samples, "samples", enabled=shown) as progress:
+        res = analyse_bid(args.hand, seat=args.seat, dealer=args.dealer, samples=args.samples,
+                          rules=_rules(args), seed=args.seed, processes=args.processes, progress=progress)
     print(json.dumps(res.to_dict(), ensure_ascii=False) if args.json else res.pretty())
+    return 0
+
+
+def _review_records(source: str) -> tuple[list[HandRecord], bool]:
+    """The hands of ``review``'s FILE (``-``: stdin): a hand record's JSON, a
+    game's JSON (``play --json``) or a PBN-style file; and whether it was a game."""
+    from pathlib import Path
+
+    from ..errors import NotationError
+    from .match import MatchResult
+
+    if source == "-":
+        text, name = sys.stdin.read(), "stdin"
+    else:
+        try:
+            text, name = Path(source).read_text(encoding="utf-8"), source
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidStateError(f"cannot read {source!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    if not text.strip():
+        raise InvalidStateError(f"{name} is empty: give the JSON of a hand or a game, or a PBN file")
+    if text.lstrip().startswith("{") or source.lower().endswith(".json"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"{name} is not valid JSON: {exc}") from None
+        if isinstance(data, dict) and "hands" in data:
+            return list(MatchResult.from_dict(data).hands), True
+        return [HandRecord.from_dict(data)], False
+    from .pbn import read_pbn
+
+    records = read_pbn(text)
+    if not records:
+        raise InvalidStateError(f"{name} holds no hand (give the JSON of a hand or a game, or a PBN file)")
+    return records, len(records) > 1
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    from .hand_review import review
+
+    records, game = _review_records(args.file)
+    if args.hand is not None:
+        chosen = [r for r in records if r.number == args.hand]
+        if not chosen:
+            raise InvalidStateError(f"no hand {args.hand} in {args.file!r} (hands: "
+                                    f"{', '.join(str(r.number) for r in records)})")
+        records, game = chosen[:1], False
+    reviews = [review(r, node_limit=args.node_limit) for r in records]
+    if args.json:
+        if game:
+            losses = {team: sum(rv.team_loss(team) for rv in reviews) for team in ("NS", "EW")}
+            print(json.dumps({"analysis": "double-dummy (every hand seen)", "reviews": [rv.to_dict() for rv in reviews],
+                              "losses": losses}, ensure_ascii=False))
+        else:
+            print(json.dumps(reviews[0].to_dict(), ensure_ascii=False))
+        return 0
+    print("\n\n".join(rv.pretty() for rv in reviews))
+    if game:
+        print(f"\ngame: {len(reviews)} hands; losses by team (double dummy): "
+              f"N/S {sum(rv.team_losses[0] for rv in reviews)}, E/W {sum(rv.team_losses[1] for rv in reviews)}")
     return 0
 
 
@@ -176,7 +243,7 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
         "then the totals. Deals come from --seed or are the daily deals of --date.",
     )
     play.add_argument("--seed", type=int, help="seed for the deals and the random bots")
-    play.add_argument("--date", help="play the daily deals of this date (YYYY-MM-DD)")
+    play.add_argument("--date", help="play the daily deals of this date (YYYY-MM-DD, or 'today')")
     play.add_argument("--hands", type=int, default=16, help="number of hands (default 16)")
     play.add_argument("--bots", default="rule", help="'rule', 'random', or four of them: 'rule,random,rule,random'")
     _add_rules_args(play)
@@ -231,12 +298,33 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     bid.add_argument("--hand", required=True, help="the 8 cards of the hand")
     bid.add_argument("--seat", default="E", help="seat of the hand (default E)")
     bid.add_argument("--dealer", default="N", help="dealer (default N)")
-    bid.add_argument("--samples", type=int, default=500, help="number of samples (default 500)")
+    from .analysis import MAX_SAMPLES
+
+    bid.add_argument("--samples", type=int, default=500,
+                     help=f"number of samples (default 500, at most {MAX_SAMPLES:,})")
     bid.add_argument("--seed", type=int, help="seed for the sampling")
     bid.add_argument("--processes", type=int, help="worker processes (default: the CPUs this process may use)")
-    bid.add_argument("--quiet", action="store_true", help="no progress output")
+    shown = bid.add_mutually_exclusive_group()
+    shown.add_argument("--quiet", action="store_true", help="no progress output")
+    shown.add_argument("--progress", action="store_true",
+                       help="progress (count, rate, time left) on stderr even when it is not a terminal "
+                            "(default: only on a terminal, and not with --json)")
     _add_rules_args(bid)
     add_common(bid)
     bid.set_defaults(handler=_cmd_bid)
+
+    review = sub.add_parser(
+        "review",
+        help="double-dummy review of played hands: what each card cost",
+        description="Double-dummy review (every hand seen) of played hands: for each card the value "
+        "of the position before and after it (net for the playing team) and what it cost its own team; "
+        "the losses per seat and team; the bidding beside par. FILE: the JSON of one hand record, "
+        "a whole game's JSON ('klaverjas play --json') or a PBN-style file; '-' reads stdin.",
+    )
+    review.add_argument("file", metavar="FILE", help="hand or game JSON, or a PBN file; '-' for stdin")
+    review.add_argument("--hand", type=int, help="review only the hand with this number")
+    review.add_argument("--node-limit", type=int, help="node limit per solve (an error when it is hit)")
+    add_common(review)
+    review.set_defaults(handler=_cmd_review)
 
 

@@ -3,6 +3,8 @@
 PBN layout: ``"N:<hand> <hand> <hand> <hand>"``, hands clockwise from the named
 seat, each hand ``spades.hearts.diamonds.clubs`` with ranks high to low
 (``A K Q J T 9 8 7``) and ``T`` for ten; an empty suit is nothing between dots.
+:meth:`Deal.parse` also reads ``10`` for the ten, lower-case ranks and the PBN
+tag line ``[Deal "N:..."]``.
 
 >>> d = Deal.random(seed=1)
 >>> Deal.parse(d.pbn()) == d
@@ -13,22 +15,27 @@ True
 (8, 8)
 >>> Deal.daily("2026-11-29", 1) == Deal.daily("2026-11-29", 1)
 True
+>>> Deal.parse('[Deal "W:...AKQJ10987 akqj10987... .AKQJT987.. ..AKQJT987."]').pbn()
+'N:AKQJT987... .AKQJT987.. ..AKQJT987. ...AKQJT987'
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import re
 from dataclasses import dataclass
 
-from ..cards import Card, CardSet, CardsLike, Deck, Rank, Suit, as_int
+from ..cards import Card, CardSet, CardsLike, Deck, Rank, Suit, as_cards, as_int
 from ..errors import InvalidStateError, NotationError
 from .rules import SEATS, seat_index
 
-__all__ = ["Deal"]
+__all__ = ["Deal", "check_hand", "diagram", "format_hand"]
 
 _PBN_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 _NATURAL_HIGH_FIRST = "AKQJT987"
+_PBN_RANK = re.compile(r"10|.", re.DOTALL)  # a rank in a PBN hand: one character, or 10 for the ten
+_DEAL_TAG = re.compile(r'\[\s*deal\s+"([^"]*)"\s*\]', re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -66,10 +73,27 @@ class Deal:
 
     @classmethod
     def parse(cls, text: str) -> Deal:
-        """Parse PBN: ``"N:AKQ.J9.T87. 987.AT.J.AK ..."`` (see the module docstring)."""
+        """Parse PBN: ``"N:AKQ.J9.T87. 987.AT.J.AK ..."`` (see the module docstring):
+        the ten as ``T`` or ``10``, ranks in any case, optionally as the PBN tag
+        line ``[Deal "N:..."]``.  Text that does not parse raises
+        :class:`~quartet_solver.errors.NotationError`; a deal that parses but is
+        not eight distinct cards of 7..A per seat raises
+        :class:`~quartet_solver.errors.InvalidStateError`.
+
+        >>> d = Deal.random(seed=2)
+        >>> Deal.parse(f'[Deal "{d.pbn()}"]') == d
+        True
+        >>> Deal.parse(d.pbn().replace("T", "10")) == Deal.parse(d.pbn().lower()) == d
+        True
+        """
         if not isinstance(text, str):
             raise NotationError(f"deal must be PBN text, got {text!r}")
         body = text.strip()
+        tag = _DEAL_TAG.fullmatch(body)
+        if tag is not None:  # the PBN tag line: [Deal "N:..."]
+            body = tag.group(1).strip()
+        elif body[:1] == "[":
+            raise NotationError(f'a PBN tag here must be [Deal "<seat>:<hands>"], got {text!r}')
         if len(body) < 2 or body[1] != ":" or body[0].upper() not in SEATS:
             raise NotationError(f"PBN deal must start with a seat and ':' (e.g. 'N:'), got {text!r}")
         first = seat_index(body[0])
@@ -83,10 +107,10 @@ class Deal:
                 raise NotationError(f"hand {part!r} needs 4 suits separated by dots (in {text!r})")
             cards = []
             for suit, ranks in zip(_PBN_SUITS, suits):
-                for ch in ranks.upper():
-                    if ch not in _NATURAL_HIGH_FIRST:
-                        raise NotationError(f"unknown rank {ch!r} in hand {part!r} (in {text!r})")
-                    cards.append(Card(Rank.parse(ch), suit))
+                for rank in _PBN_RANK.findall(ranks.upper()):
+                    if rank not in _NATURAL_HIGH_FIRST and rank != "10":
+                        raise NotationError(f"unknown rank {rank!r} in hand {part!r} (in {text!r})")
+                    cards.append(Card(Rank.parse(rank), suit))
             try:
                 hands[(first + offset) % 4] = CardSet(cards)
             except NotationError as exc:
@@ -130,21 +154,7 @@ class Deal:
 
     def pretty(self) -> str:
         """A four-hand diagram (suits with symbols)."""
-
-        def lines(hand: CardSet) -> list[str]:
-            out = []
-            for suit in _PBN_SUITS:
-                ranks = "".join(r for r in _NATURAL_HIGH_FIRST if Card(Rank.parse(r), suit) in hand)
-                out.append(f"{suit.symbol} {ranks or '-'}")
-            return out
-
-        n, e, s, w = (lines(h) for h in self.hands)
-        pad = " " * 14
-        rows = [pad + "N"] + [pad + x for x in n]
-        rows.append("W" + " " * 26 + "E")
-        rows += [f"{wl:<27}{el}" for wl, el in zip(w, e)]
-        rows += [pad + "S"] + [pad + x for x in s]
-        return "\n".join(rows)
+        return diagram(self.hands)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
@@ -157,6 +167,75 @@ class Deal:
         return f"Deal.parse('{self.pbn()}')"
 
 
+def diagram(hands: tuple[CardSet, ...], middle: list[str] | None = None) -> str:
+    """The four hands (N, E, S, W) as a bridge-style diagram, a suit a line
+    with its symbol, high to low; ``middle``: up to four lines of text for the
+    table between W and E (e.g. the current trick).
+
+    >>> print(diagram(Deal.random(seed=1).hands).splitlines()[0].strip())
+    N
+    """
+
+    def lines(hand: CardSet) -> list[str]:
+        out = []
+        for suit in _PBN_SUITS:
+            ranks = "".join(r for r in _NATURAL_HIGH_FIRST if Card(Rank.parse(r), suit) in hand)
+            out.append(f"{suit.symbol} {ranks or '-'}")
+        return out
+
+    n, e, s, w = (lines(h) for h in hands)
+    table = (middle or []) + [""] * 4
+    pad = " " * 14
+    rows = [pad + "N"] + [pad + x for x in n]
+    rows.append("W" + " " * 26 + "E")
+    rows += [f"{wl:<14}{table[i]:<13}{el}".rstrip() for i, (wl, el) in enumerate(zip(w, e))]
+    rows += [pad + "S"] + [pad + x for x in s]
+    return "\n".join(rows)
+
+
+def check_hand(hand: CardsLike, what: str = "a Klaverjas hand") -> CardSet:
+    """``hand`` as a card set, checked: eight different cards of the 32-card
+    deck; an error names the cards that are not.
+
+    >>> check_hand("2c 9h Ah Th As Ks Ad 7c")
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: a Klaverjas hand holds only cards 7..A: 2c is not in the 32-card deck (hand 2c 9h Ah Th As Ks Ad 7c)
+    """
+    cards = as_cards(hand, what=what) if not isinstance(hand, CardSet) else hand.cards()
+    shown = " ".join(map(str, cards))
+    outside = [c for c in cards if c not in Deck.piquet()]
+    if outside:
+        names = " ".join(map(str, outside))
+        verb = "is" if len(outside) == 1 else "are"
+        raise InvalidStateError(f"{what} holds only cards 7..A: {names} {verb} not in the 32-card deck "
+                                f"(hand {shown})")
+    held = CardSet(cards)
+    if len(held) != len(cards):
+        twice = " ".join(sorted({str(c) for c in cards if cards.count(c) > 1}))
+        raise InvalidStateError(f"{what} holds each card once: {twice} given twice (hand {shown})")
+    if len(held) != 8:
+        raise InvalidStateError(f"{what} has 8 cards, got {len(held)} (hand {shown})")
+    return held
+
+
+def format_hand(cards: CardsLike) -> str:
+    """A hand as players hold it: grouped by suit (spades, hearts, diamonds,
+    clubs), high to low in each, the suits two spaces apart.  The text parses
+    back as cards.
+
+    >>> format_hand("7c Ah 9h Ks As Td Jh")
+    'As Ks  Ah Jh 9h  Td  7c'
+    """
+    held = CardSet(cards)
+    groups = []
+    for suit in _PBN_SUITS:
+        ranks = [r for r in _NATURAL_HIGH_FIRST if Card(Rank.parse(r), suit) in held]
+        if ranks:
+            groups.append(" ".join(r + suit.char for r in ranks))
+    return "  ".join(groups)
+
+
 def _pbn_hand(hand: CardSet) -> str:
     return ".".join(
         "".join(r for r in _NATURAL_HIGH_FIRST if Card(Rank.parse(r), suit) in hand) for suit in _PBN_SUITS
@@ -164,12 +243,19 @@ def _pbn_hand(hand: CardSet) -> str:
 
 
 def _date_value(date: _dt.date | str) -> _dt.date:
-    """The calendar date of a daily game: a date, a datetime (its date) or ISO text."""
+    """The calendar date of a daily game: a date, a datetime (its date), ISO
+    text or ``"today"`` (this machine's local date).
+
+    >>> _date_value("today") == _dt.date.today(), _date_value("2026-12-03")
+    (True, datetime.date(2026, 12, 3))
+    """
+    if isinstance(date, str) and date.strip().lower() == "today":
+        return _dt.date.today()
     if isinstance(date, str):
         try:
             date = _dt.date.fromisoformat(date)
         except ValueError:
-            raise NotationError(f"date must be YYYY-MM-DD, got {date!r}") from None
+            raise NotationError(f"date must be YYYY-MM-DD or 'today', got {date!r}") from None
     if isinstance(date, _dt.datetime):
         date = date.date()  # the calendar date, whatever the time of day
     if not isinstance(date, _dt.date):

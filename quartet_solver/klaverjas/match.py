@@ -18,7 +18,7 @@ from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView
 from .deal import Deal, _date_value
 from .rules import SEATS, Rules, seat_index
-from .state import HandResult, PlayState
+from .state import HandResult, PlayState, _check_claims
 
 __all__ = ["HandRecord", "Match", "MatchResult", "play_hand", "play_match"]
 
@@ -42,15 +42,87 @@ class HandRecord:
             "bidding": self.bidding.to_dict(),
             "trump": self.state.trump.char,
             "declarer": SEATS[self.state.declarer],
+            "leader": SEATS[self.state.leader],
+            "rules": self.state.rules.to_dict(),
             "tricks": [t.to_dict() for t in self.state.tricks],
             "result": self.result.to_dict(),
         }
+
+    @classmethod
+    def from_dict(cls, data: object, rules: Rules | str | None = None) -> HandRecord:
+        """The record of a :meth:`to_dict` mapping (also after a JSON round trip),
+        rebuilt by replaying the bids and the cards of the tricks: every value the
+        mapping gives (dealer, trump, declarer, leader, each trick, the result)
+        must be the replay's.  ``rules`` applies when the mapping has no
+        ``"rules"`` (older output; default Amsterdam).  Bad text raises
+        :class:`~quartet_solver.errors.NotationError`, an illegal bid or card
+        :class:`~quartet_solver.errors.IllegalActionError`, a malformed or
+        inconsistent mapping :class:`~quartet_solver.errors.InvalidStateError`;
+        the message names the hand and what is wrong.
+
+        >>> import json
+        >>> from quartet_solver.klaverjas.bots import RuleBot
+        >>> record = play_hand([RuleBot()] * 4, Deal.random(seed=4), dealer="S")
+        >>> HandRecord.from_dict(json.loads(json.dumps(record.to_dict()))) == record
+        True
+        >>> forged = record.to_dict()
+        >>> forged["result"] = {**forged["result"], "scores": [162, 0]}
+        >>> HandRecord.from_dict(forged)
+        Traceback (most recent call last):
+        ...
+        quartet_solver.errors.InvalidStateError: hand 1: result.scores[0] is 162, but the replay gives ...
+        """
+        if not isinstance(data, dict):
+            raise InvalidStateError(f"a hand record must be a dict (HandRecord.to_dict()), got {data!r}")
+        number = as_int(data.get("number"))
+        if number is None or number < 1:
+            raise InvalidStateError(f"hand number must be an int >= 1, got {data.get('number')!r}")
+        try:
+            return cls._from_dict(data, number, rules)
+        except (IllegalActionError, InvalidStateError, NotationError) as exc:
+            raise type(exc)(f"hand {number}: {exc}") from None
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, object], number: int, rules: Rules | str | None) -> HandRecord:
+        missing = [k for k in ("dealer", "deal", "bidding", "tricks") if k not in data]
+        if missing:
+            raise InvalidStateError(f"missing {missing[0]!r}")
+        chosen = Rules.of_record(data, rules)
+        bidding = BiddingState.from_dict(data["bidding"], Rules.AMSTERDAM if chosen is None else chosen)
+        if data["dealer"] != SEATS[bidding.dealer]:
+            raise InvalidStateError(f"dealer is {data['dealer']!r}, "
+                                    f"but the bidding's dealer is {SEATS[bidding.dealer]!r}")
+        if not bidding.is_over:
+            raise InvalidStateError("the bidding is not over: nobody named trumps")
+        tricks = data["tricks"]
+        if not isinstance(tricks, list) or len(tricks) != 8:
+            raise InvalidStateError(f"a played hand has a list of 8 tricks, got {tricks!r}")
+        state = PlayState.from_dict({"deal": data["deal"], "trump": bidding.trump.char, "declarer": bidding.declarer,
+                                     "leader": bidding.leader, "rules": bidding.rules.to_dict(), "tricks": tricks})
+        actual = {"trump": state.trump.char, "declarer": SEATS[state.declarer], "leader": SEATS[state.leader],
+                  "result": state.result().to_dict()}
+        _check_claims(data, actual, actual)
+        return cls(number, SEATS[bidding.dealer], bidding, state, state.result())
+
+    def to_pbn(self, event: str = "Klaverjas", date: _dt.date | str | None = None) -> str:
+        """This hand as a PBN-style game (see :func:`~quartet_solver.klaverjas.pbn.write_pbn`).
+
+        >>> from quartet_solver.klaverjas.bots import RuleBot
+        >>> from quartet_solver.klaverjas.pbn import read_pbn
+        >>> record = play_hand([RuleBot()] * 4, Deal.random(seed=4), dealer="S")
+        >>> read_pbn(record.to_pbn()) == [record]
+        True
+        """
+        from .pbn import write_pbn
+
+        return write_pbn([self], event=event, date=date)
 
     def pretty(self) -> str:
         """Tricks and result as text."""
         r = self.result
         head = (f"hand {self.number}: dealer {self.dealer}, {SEATS[self.state.declarer]} names "
-                f"{self.state.trump.name.lower()} ({self.state.trump.symbol})")
+                f"{self.state.trump.name.lower()} ({self.state.trump.symbol})"
+                + (" (forced: all four passed)" if self.bidding.was_forced else ""))
         lines = [head] + [f"  {i + 1}. {t}" for i, t in enumerate(self.state.tricks)]
         nat = " — NAT" if r.nat else ""
         pit = " — PIT" if any(r.pit) else ""
@@ -78,6 +150,43 @@ class MatchResult:
         """JSON-ready form."""
         return {"rules": self.rules.to_dict(), "hands": [h.to_dict() for h in self.hands],
                 "totals": {"NS": self.totals[0], "EW": self.totals[1]}, "winner": self.winner}
+
+    @classmethod
+    def from_dict(cls, data: object) -> MatchResult:
+        """The game of a :meth:`to_dict` mapping (also after a JSON round trip):
+        each hand rebuilt by :meth:`HandRecord.from_dict` under the game's rules;
+        the totals and the winner, when given, must be the hands' sums.
+
+        >>> from quartet_solver.klaverjas.bots import RuleBot
+        >>> result = play_match([RuleBot()] * 4, seed=1, hands=2)
+        >>> MatchResult.from_dict(result.to_dict()) == result
+        True
+        >>> MatchResult.from_dict({**result.to_dict(), "winner": "??"})
+        Traceback (most recent call last):
+        ...
+        quartet_solver.errors.InvalidStateError: winner is '??', but the replay gives ...
+        """
+        if not isinstance(data, dict):
+            raise InvalidStateError(f"a match result must be a dict (MatchResult.to_dict()), got {data!r}")
+        missing = [k for k in ("rules", "hands") if k not in data]
+        if missing:
+            raise InvalidStateError(f"match result: missing {missing[0]!r}")
+        rules = Rules.from_dict(data["rules"])
+        hands = data["hands"]
+        if not isinstance(hands, list):
+            raise InvalidStateError(f"match result: hands must be a list, got {hands!r}")
+        records = tuple(HandRecord.from_dict(h, rules) for h in hands)
+        totals = (sum(r.result.scores[0] for r in records), sum(r.result.scores[1] for r in records))
+        result = cls(records, rules, totals)
+        _check_claims(data, {"totals": {"NS": totals[0], "EW": totals[1]}, "winner": result.winner},
+                      ("totals", "winner"))
+        return result
+
+    def to_pbn(self, event: str = "Klaverjas", date: _dt.date | str | None = None) -> str:
+        """Every hand as a PBN-style game (see :func:`~quartet_solver.klaverjas.pbn.write_pbn`)."""
+        from .pbn import write_pbn
+
+        return write_pbn(self, event=event, date=date)
 
     def pretty(self) -> str:
         """Every hand and the running totals."""

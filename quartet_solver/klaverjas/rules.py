@@ -298,6 +298,55 @@ class Rules:
         return {"variant": self.variant, "stuk": self.stuk, "pit": self.pit,
                 "tie_is_nat": self.tie_is_nat, "forced": self.forced}
 
+    @classmethod
+    def from_dict(cls, data: object) -> Rules:
+        """The rules of a :meth:`to_dict` mapping (missing options take their
+        defaults; an unknown key or a bad value raises
+        :class:`~quartet_solver.errors.InvalidStateError`); a preset name is also
+        accepted.  Rules equal to a preset come back as that preset.
+
+        >>> Rules.from_dict(Rules.ROTTERDAM.to_dict()) is Rules.ROTTERDAM
+        True
+        >>> Rules.from_dict({"variant": "amsterdam", "stuk": "hand"}).stuk
+        'hand'
+        """
+        if isinstance(data, (str, Rules)):
+            return cls.named(data)
+        if not isinstance(data, dict):
+            raise InvalidStateError(f"rules must be a dict of options or a preset name, got {data!r}")
+        known = ("variant", "stuk", "pit", "tie_is_nat", "forced")
+        unknown = [k for k in data if k not in known]
+        if unknown:
+            raise InvalidStateError(f"unknown rules option {unknown[0]!r} (options: {', '.join(known)})")
+        rules = cls(**data)
+        for preset in (cls.AMSTERDAM, cls.ROTTERDAM):
+            if rules == preset:
+                return preset
+        return rules
+
+    @classmethod
+    def of_record(cls, data: dict[str, object], rules: Rules | str | None, what: str = "") -> Rules | None:
+        """The rules of a record's mapping: its ``"rules"`` entry, which must
+        agree with ``rules`` when both are given, else ``rules`` (``None`` when
+        neither is).  ``what`` names the record in the error (``""``: the
+        caller names it).
+
+        >>> Rules.of_record({"rules": "rotterdam"}, None, "hand") is Rules.ROTTERDAM
+        True
+        >>> Rules.of_record({"rules": "rotterdam"}, "amsterdam", "hand")
+        Traceback (most recent call last):
+        ...
+        quartet_solver.errors.InvalidStateError: hand: rules rotterdam differ from the rules given (amsterdam)
+        """
+        chosen = None if rules is None else cls.named(rules)
+        if "rules" in data:
+            given = cls.from_dict(data["rules"])
+            if chosen is not None and given != chosen:
+                where = f"{what}: " if what else ""
+                raise InvalidStateError(f"{where}rules {given} differ from the rules given ({chosen})")
+            chosen = given
+        return chosen
+
     def __str__(self) -> str:
         if self.name:
             return self.name

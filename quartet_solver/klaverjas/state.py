@@ -14,12 +14,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..cards import Card, CardSet, Rank, Suit, as_card, as_cards
-from ..errors import IllegalActionError, InvalidStateError
-from .deal import Deal
+from ..errors import IllegalActionError, InvalidStateError, NotationError
+from .deal import Deal, diagram, format_hand
 from .rules import (
     LAST_TRICK_BONUS,
     SEATS,
@@ -221,7 +221,7 @@ class PlayState:
             reason = illegal_reason(c, hand, self._trick, self.trump, self.rules)
             raise IllegalActionError(
                 f"{SEATS[seat]} may not play {c}: {reason} "
-                f"(hand {' '.join(map(str, hand))}; trick {' '.join(map(str, self._trick)) or 'empty'}; "
+                f"(hand {format_hand(hand)}; trick {' '.join(map(str, self._trick)) or 'empty'}; "
                 f"trumps {self.trump.char})"
             )
         new = self._copy()
@@ -304,6 +304,39 @@ class PlayState:
             data["to_move"] = self.to_move
         return data
 
+    def pretty(self, marks: dict[Card, str] | None = None) -> str:
+        """The position as a person reads it: the cards each seat still holds,
+        the current trick in the middle, the tricks and points so far and who
+        is to move.  ``marks``: text after a card in the line of the player to
+        move's legal cards (e.g. its double-dummy value).
+
+        >>> st = PlayState(Deal.random(seed=3), trump="h", declarer="N", leader="E").play("8h")
+        >>> lines = st.pretty().splitlines()
+        >>> print(lines[0]); print(lines[-1])
+        trumps ♥ (hearts), N/S play (N named); after 0 tricks: N/S 0, E/W 0 points
+        S to play; legal: Kh Ah
+        """
+        middle = [f"{seat}: {card}" for seat, card in zip(
+            (SEATS[(self._trick_leader + i) % 4] for i in range(4)), self._trick)]
+        team = "N/S" if self.playing_team == 0 else "E/W"
+        head = (f"trumps {self.trump.symbol} ({self.trump.name.lower()}), {team} play "
+                f"({SEATS[self.declarer]} named); after {len(self._tricks)} tricks: "
+                f"N/S {self._points[0]}, E/W {self._points[1]} points")
+        lines = [head]
+        if self._tricks:
+            last = self._tricks[-1]
+            lines.append(f"last trick: {last}")
+        lines.append(diagram(self.hands(), middle))
+        if self.is_over:
+            r = self.result()
+            lines.append(f"hand over: scores N/S {r.scores[0]}, E/W {r.scores[1]}"
+                         + (" (nat)" if r.nat else ""))
+        else:
+            legal = self.legal_cards()
+            shown = " ".join(f"{c}{(marks or {}).get(c, '')}" for c in legal)
+            lines.append(f"{self.to_move} to play; legal: {shown}")
+        return "\n".join(lines)
+
     def __repr__(self) -> str:
         played = " ".join(str(c) for _, c in self._history)
         if self.rules == Rules.AMSTERDAM:
@@ -325,8 +358,104 @@ class PlayState:
     def __hash__(self) -> int:
         return hash((self.deal, self.trump, self.declarer, self.leader, self.rules, self._history))
 
+    @classmethod
+    def from_dict(cls, data: object) -> PlayState:
+        """The state of a :meth:`to_dict` mapping, rebuilt by replaying its cards
+        (``"played"``, else the cards of ``"tricks"`` trick by trick); every other
+        value given (tricks, points, roem, result, to_move) must be the replay's.
+        Missing ``"rules"`` means Amsterdam.  Bad text raises
+        :class:`~quartet_solver.errors.NotationError`, an illegal card
+        :class:`~quartet_solver.errors.IllegalActionError`, a malformed or
+        inconsistent mapping :class:`~quartet_solver.errors.InvalidStateError`.
+
+        >>> st = PlayState(Deal.random(seed=3), trump="h", declarer="N", leader="E")
+        >>> st = st.play_all(st.legal_cards()[:1])
+        >>> PlayState.from_dict(st.to_dict()) == st
+        True
+        >>> PlayState.from_dict({**st.to_dict(), "points": [0, 11]})
+        Traceback (most recent call last):
+        ...
+        quartet_solver.errors.InvalidStateError: points[1] is 11, but the replay gives 0
+        """
+        if not isinstance(data, dict):
+            raise InvalidStateError(f"a play state must be a dict (PlayState.to_dict()), got {data!r}")
+        missing = [k for k in ("deal", "trump", "declarer", "leader") if k not in data]
+        if missing:
+            raise InvalidStateError(f"play state: missing {missing[0]!r}")
+        rules = Rules.from_dict(data["rules"]) if "rules" in data else Rules.AMSTERDAM
+        state = cls(data["deal"], data["trump"], data["declarer"], data["leader"], rules)
+        if "played" in data:
+            state = _replay(state, data["played"], "card")
+        elif "tricks" in data:
+            tricks = data["tricks"]
+            if not isinstance(tricks, list):
+                raise InvalidStateError(f"tricks must be a list, got {tricks!r}")
+            for i, trick in enumerate(tricks):
+                if not isinstance(trick, dict) or "cards" not in trick:
+                    raise InvalidStateError(f"trick {i + 1} must be a dict with 'cards', got {trick!r}")
+                state = _replay(state, trick["cards"], f"trick {i + 1}, card")
+        else:
+            raise InvalidStateError("play state: missing 'played' (or 'tricks')")
+        _check_claims(data, state.to_dict(), ("tricks", "points", "roem", "result", "to_move"))
+        return state
+
     def __setattr__(self, name: str, value: object) -> None:
         if hasattr(self, "_history"):
             raise AttributeError("PlayState is immutable")
         object.__setattr__(self, name, value)
 
+
+
+def _replay(state: PlayState, cards: object, what: str) -> PlayState:
+    """``state`` after playing ``cards`` (a list of card text), an error naming
+    ``what`` and the number of the card that fails."""
+    if not isinstance(cards, list):
+        raise InvalidStateError(f"{what.split(',')[0]}: cards must be a list of card text, got {cards!r}")
+    for i, card in enumerate(cards):
+        try:
+            state = state.play(card)
+        except (IllegalActionError, InvalidStateError, NotationError) as exc:
+            raise type(exc)(f"{what} {i + 1} ({card!r}): {exc}") from None
+    return state
+
+
+def _check_claims(given: Mapping[str, object], actual: Mapping[str, object], keys: Iterable[str],
+                  where: str = "") -> None:
+    """Refuse (:class:`~quartet_solver.errors.InvalidStateError`) any of ``keys``
+    given that differs from the value replayed (``actual``)."""
+    for key in keys:
+        if key not in given:
+            continue
+        name = f"{where}{key}"
+        if key not in actual:
+            raise InvalidStateError(f"{name} is {given[key]!r}, but the replay has no {key}")
+        problem = _first_difference(given[key], actual[key], name)
+        if problem is not None:
+            raise InvalidStateError(problem)
+
+
+def _first_difference(given: object, expected: object, where: str) -> str | None:
+    """How a JSON-like value differs from the replay's (``None`` if it does not):
+    keys of a dict may be missing but not unknown; lists must have the same
+    length; numbers must be ints as in the replay (``True`` is not ``1``)."""
+    if isinstance(expected, dict):
+        if not isinstance(given, dict):
+            return f"{where} is {given!r}, but the replay gives {expected!r}"
+        for key in given:
+            if key not in expected:
+                return f"{where}: unknown key {key!r}"
+            problem = _first_difference(given[key], expected[key], f"{where}.{key}")
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(expected, list):
+        if not isinstance(given, list) or len(given) != len(expected):
+            return f"{where} is {given!r}, but the replay gives {expected!r}"
+        for i, (g, e) in enumerate(zip(given, expected)):
+            problem = _first_difference(g, e, f"{where}[{i}]")
+            if problem is not None:
+                return problem
+        return None
+    if type(given) is not type(expected) or given != expected:
+        return f"{where} is {given!r}, but the replay gives {expected!r}"
+    return None
