@@ -101,3 +101,19 @@ def test_levels_and_bad_arguments():
                    {"time_budget": "1"}, {"seed": -1}, {"seed": 1.5}):
         with pytest.raises(InvalidStateError):
             kj.SamplingBot(**kwargs)
+
+
+def test_cli_game_with_levels():
+    import json
+    import subprocess
+    import sys
+    import tempfile
+
+    argv = ["play", "--seed", "5", "--hands", "1", "--bots", "normal,rule,strong,easy", "--json"]
+    runs = [subprocess.run([sys.executable, "-m", "quartet_solver", "klaverjas", *argv], capture_output=True,
+                           text=True, timeout=300, cwd=tempfile.gettempdir()) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout                 # deterministic for the seed
+    bots = [kj.make_bot("normal", seed=20), kj.RuleBot(), kj.make_bot("strong", seed=22), kj.RuleBot()]
+    record = kj.play_match(bots, seed=5, hands=1).hands[0]
+    assert json.loads(runs[0].stdout)["hands"][0]["tricks"] == [t.to_dict() for t in record.state.tricks]

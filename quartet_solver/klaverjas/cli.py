@@ -10,12 +10,15 @@ from collections.abc import Callable
 
 from ..errors import InvalidStateError
 from .bots import RandomBot, RuleBot
+from .sampling_bot import make_bot
 from .deal import Deal
 from .match import HandRecord, play_match
 from .rules import SEATS, Rules
 from .state import PlayState
 
-BOTS = {"rule": RuleBot, "random": RandomBot}
+BOTS = ("rule", "random", "easy", "normal", "strong")
+"""The bots ``play --bots`` takes: the rule-based and random bots and the levels of
+:data:`~quartet_solver.klaverjas.sampling_bot.LEVELS` (``easy`` is the rule-based bot)."""
 
 
 def _bots(spec: str, seed: int | None) -> list:
@@ -23,10 +26,15 @@ def _bots(spec: str, seed: int | None) -> list:
     if len(names) == 1:
         names = names * 4
     if len(names) != 4 or any(n not in BOTS for n in names):
-        raise InvalidStateError(f"--bots takes one or four of {sorted(BOTS)} separated by commas, got {spec!r}")
-    out = []
+        raise InvalidStateError(f"--bots takes one or four of {', '.join(BOTS)} separated by commas, got {spec!r}")
+    out: list = []
     for i, name in enumerate(names):
-        out.append(RandomBot(None if seed is None else seed * 4 + i) if name == "random" else RuleBot())
+        if name == "random":
+            out.append(RandomBot(None if seed is None else seed * 4 + i))
+        elif name == "rule":
+            out.append(RuleBot())
+        else:
+            out.append(make_bot(name, seed=0 if seed is None else seed * 4 + i))
     return out
 
 
@@ -245,7 +253,9 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     play.add_argument("--seed", type=int, help="seed for the deals and the random bots")
     play.add_argument("--date", help="play the daily deals of this date (YYYY-MM-DD, or 'today')")
     play.add_argument("--hands", type=int, default=16, help="number of hands (default 16)")
-    play.add_argument("--bots", default="rule", help="'rule', 'random', or four of them: 'rule,random,rule,random'")
+    play.add_argument("--bots", default="rule", help="one bot for all seats or four (N,E,S,W): rule, random, or a level "
+                      "(easy = rule, normal, strong: players that sample the hidden cards), "
+                      "e.g. 'normal,rule,normal,rule'")
     _add_rules_args(play)
     play.add_argument("--quiet", action="store_true", help="print only the totals")
     add_common(play)
