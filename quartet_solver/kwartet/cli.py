@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import InvalidStateError
+from ..progress import Progress
 from .bots import Bot, play
 from .decks import THEMED_DECKS, Deck
 from .game import Asked, Drew, Game, Laid, Revealed
@@ -69,17 +68,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             raise InvalidStateError(f"--plot needs a file name, got {args.plot!r}")
         _pyplot()
     quiet = args.quiet or args.json and not args.progress
-    t0 = time.perf_counter()
-
-    def progress(done: int, total: int) -> None:
-        if not quiet:
-            rate = done / max(time.perf_counter() - t0, 1e-9)
-            print(f"\r{done}/{total} games  {rate:,.0f} games/s", end="", file=sys.stderr, flush=True)
-
-    result = simulate(bots, games=args.games, seed=args.seed, deck=deck, rules=rules,
-                      rotate=not args.no_rotate, progress=progress)
-    if not quiet:
-        print(file=sys.stderr)
+    with Progress(args.games, "games", enabled=not quiet) as progress:
+        result = simulate(bots, games=args.games, seed=args.seed, deck=deck, rules=rules,
+                          rotate=not args.no_rotate, progress=progress)
     if args.plot:
         _plot(result, args.plot)
     if args.json:
