@@ -155,7 +155,8 @@ def main(argv=None) -> None:
     if args.endgames:
         endgames_vs_minimax(args.endgames, rules, args.seed)
     if args.bid_samples:
-        from quartet_solver.klaverjas.analysis import analyse_bid, _usable_cpus
+        from quartet_solver.chunks import usable_cpus
+        from quartet_solver.klaverjas.analysis import analyse_bid
 
         runs, results = [], []
         for _ in range(args.bid_repeat):
@@ -168,7 +169,7 @@ def main(argv=None) -> None:
         if len(runs) > 1:
             each = f" (fastest of {len(runs)} runs: {', '.join(f'{t:.2f}' for t in runs)} s)"
         print(f"analyse_bid: {args.bid_samples} samples x 4 trumps in {min(runs):.2f} s on "
-              f"{_usable_cpus()} processes{each} (target 500 x 4 <= 2 s); "
+              f"{usable_cpus()} processes{each} (target 500 x 4 <= 2 s); "
               f"recommended {results[0].recommended}")
 
 

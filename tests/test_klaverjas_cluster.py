@@ -10,12 +10,10 @@ from quartet_solver import klaverjas as kj
 distributed = pytest.importorskip("distributed")
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, host="127.0.0.1")
-    with cluster, distributed.Client(cluster) as c:
-        yield c
+@pytest.fixture
+def client(dask_client):
+    """The session's LocalCluster of two worker processes (conftest.py)."""
+    return dask_client
 
 
 def test_bid_analysis_on_a_cluster_equals_the_local_run(client):

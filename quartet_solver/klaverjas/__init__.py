@@ -16,6 +16,7 @@ deals in :mod:`~quartet_solver.klaverjas.deal`, the play of a hand in
 
 from ..cards import Card, CardMap, CardSet, Suit
 from .analysis import BidAnalysis, DDTable, Par, analyse_bid, dd_table, par
+from .batch import dd_tables, random_deals
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView, RandomBot, RuleBot
 from .dd import DDResult, is_made, reaches, solve, solve_deal
@@ -54,6 +55,7 @@ __all__ = [
     "Trick",
     "analyse_bid",
     "dd_table",
+    "dd_tables", "random_deals",  # batch.py
     "is_made",
     "legal_cards",
     "par",

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import random as _random
-import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
 
 from ..cards import CardSet, CardsLike, Deck, Suit, as_int, check_seed
+from ..chunks import chunk_size, map_chunks, worker_count
 from ..errors import InvalidStateError
 from .dd import _check_dd_rules, _deal_value_pit, _solve_deal_line, solve_deal
 from .deal import Deal, check_hand, format_hand
@@ -343,20 +341,6 @@ class _BidSums:
         return _mean_ci95(self.n, total, squares)
 
 
-def _usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity mask where the system
-    has one, as in a container or under ``taskset``; else all of them): the
-    default number of :func:`analyse_bid`'s worker processes.
-
-    >>> 1 <= _usable_cpus() <= (os.cpu_count() or 1)
-    True
-    """
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):    # no affinity on this system
-        return os.cpu_count() or 1
-
-
 def _sample_masks(hand: CardSet, seat: int, samples: int,
                   seed: int | str | None) -> Iterator[tuple[int, ...]]:
     """``samples`` deals with ``hand`` at ``seat`` and the unseen cards dealt
@@ -389,25 +373,6 @@ def _chunks(deals: Iterator[tuple[int, ...]], size: int) -> Iterator[list[tuple[
         yield part
 
 
-def _ignore_sigint() -> None:
-    """The initializer of :func:`analyse_bid`'s own worker processes: a Ctrl-C
-    on the terminal reaches the whole process group, and the parent alone
-    decides what happens (it stops the workers)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop :func:`analyse_bid`'s own pool at once: cancel the chunks not
-    started and end the worker processes in the middle of theirs (a shutdown
-    would wait for them)."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in processes:
-        p.terminate()
-    for p in processes:
-        p.join(timeout=2)
-
-
 def _solve_chunk(deals: Sequence[tuple[int, ...]], seat: int, leader: int,
                  rules: Rules) -> list[tuple[int, ...]]:
     """Nets and pit flags for each deal (its hands as kernel masks, ``card index
@@ -432,38 +397,6 @@ def _solve_chunk(deals: Sequence[tuple[int, ...]], seat: int, leader: int,
 #: :class:`~quartet_solver.errors.InvalidStateError`.
 MAX_SAMPLES = 10_000_000
 _MAX_CHUNK = 64         # samples in a chunk at most: a fraction of a second of solving
-_IN_FLIGHT = 4          # chunks submitted and not yet taken back, per worker
-
-
-def _run_chunks(executor: Any, parts: Iterator[list[tuple[int, ...]]], args: tuple[Any, ...],
-                limit: int, done: Callable[[list[tuple[int, ...]]], None]) -> None:
-    """Solve the chunks ``parts`` on ``executor`` (anything with ``submit(fn,
-    *args)`` returning a future with ``result()``), at most ``limit`` submitted
-    and not yet taken back, each chunk taken from ``parts`` only when it is
-    submitted; ``done(rows)`` as each finishes.  On any exception, a Ctrl-C
-    too, nothing more is submitted and the chunks not started are cancelled
-    (where the futures have ``cancel()``)."""
-    in_flight: list[Any] = []       # oldest first
-    try:
-        while True:
-            for part in itertools.islice(parts, limit - len(in_flight)):
-                in_flight.append(executor.submit(_solve_chunk, part, *args))
-            if not in_flight:
-                return
-            if all(isinstance(f, Future) for f in in_flight):
-                finished = wait(in_flight, return_when=FIRST_COMPLETED).done
-                ready = [f for f in in_flight if f in finished]
-            else:                   # futures of another kind: the oldest first
-                ready = in_flight[:1]
-            for f in ready:
-                in_flight.remove(f)
-                done(f.result())
-    except BaseException:
-        for f in in_flight:
-            cancel = getattr(f, "cancel", None)
-            if cancel is not None:
-                cancel()
-        raise
 
 
 def analyse_bid(
@@ -529,16 +462,8 @@ def analyse_bid(
     rules = _rules(rules)
     s, d = seat_index(seat), seat_index(dealer)
     leader = (d + 1) % 4
-    if executor is not None:
-        hint = processes if processes is not None else as_int(getattr(executor, "_max_workers", None))
-        workers = hint if hint is not None and hint > 0 else _usable_cpus()
-    else:
-        workers = processes if processes is not None else _usable_cpus() if samples >= 100 else 1
-    # 32 chunks a worker (a chunk takes 1/32 of a worker's share on average):
-    # the workers that finish first wait for the last chunk, so small ones
-    # waste less (a sample's solves take 0.1 to 30 ms); at most _MAX_CHUNK, so
-    # that a chunk is soon done and its deals take little memory
-    chunk = min(_MAX_CHUNK, max(1, math.ceil(samples / (32 * workers))))
+    workers = worker_count(executor, processes, samples, parallel_from=100)
+    chunk = chunk_size(samples, workers, _MAX_CHUNK)
     parts = _chunks(_sample_masks(cards, s, samples, seed), chunk)
     sums = _BidSums()
 
@@ -547,21 +472,7 @@ def analyse_bid(
         if progress is not None:
             progress(sums.n, samples)
 
-    own_pool = None
-    if executor is None and workers > 1:
-        own_pool = executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-    try:
-        if executor is None:
-            for part in parts:
-                done(_solve_chunk(part, s, leader, rules))
-        else:
-            _run_chunks(executor, parts, (s, leader, rules), _IN_FLIGHT * workers, done)
-    except BaseException:
-        if own_pool is not None:
-            _stop_pool(own_pool)
-        raise
-    if own_pool is not None:
-        own_pool.shutdown()
+    map_chunks(_solve_chunk, parts, (s, leader, rules), done, executor, workers)
     n = sums.n
     stats = []
     for k, suit in enumerate(_SUIT_ORDER):

@@ -236,6 +236,116 @@ def _cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scheduler_client(address: str | None) -> object | None:
+    """A dask.distributed client of the scheduler at ``address`` (None: no client)."""
+    if address is None:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InvalidStateError("--scheduler needs dask.distributed: pip install 'quartet-solver[cluster]'") from None
+    try:
+        return Client(address, timeout=30)
+    except (OSError, TimeoutError) as exc:
+        raise InvalidStateError(f"cannot reach the dask scheduler at {address!r}: {exc}") from None
+
+
+def _cmd_study_bids(args: argparse.Namespace) -> int:
+    from ..progress import Progress
+    from .studies import _pyplot, bid_study
+
+    if args.plot is not None:
+        _pyplot()           # no matplotlib: say so before the solving, not after
+    client = _scheduler_client(args.scheduler)
+    shown = not args.quiet and (args.progress or (sys.stderr.isatty() and not args.json))
+    try:
+        with Progress(args.deals, "deals", enabled=shown) as progress:
+            study = bid_study(args.deals, seed=args.seed, rules=_rules(args), client=client,
+                              processes=args.processes, progress=progress)
+    finally:
+        if client is not None:
+            client.close()  # type: ignore[attr-defined]
+    if args.plot is not None:
+        study.plot(args.plot)
+    if args.json:
+        payload = study.to_dict()
+        payload["plot"] = args.plot
+        print(json.dumps(payload, ensure_ascii=False))
+    else:
+        print(study.pretty())
+        if args.plot is not None:
+            print(f"plot: {args.plot}")
+    return 0
+
+
+def _cmd_study_none(args: argparse.Namespace) -> int:
+    raise InvalidStateError("give a study: 'quartet-solver klaverjas study bids --deals N' "
+                            "(see 'quartet-solver klaverjas study --help')")
+
+
+def _register_study(sub: argparse._SubParsersAction, add_common: Callable[[argparse.ArgumentParser], None],
+                    parser_class: type) -> None:
+    """The ``study`` group: studies over many random deals (``bids``)."""
+    study = sub.add_parser(
+        "study",
+        help="studies over many random deals (double dummy)",
+        description="Studies over many random deals, solved double dummy (every hand seen).",
+    )
+    study.set_defaults(handler=_cmd_study_none)
+    kinds = study.add_subparsers(dest="study", metavar="STUDY", parser_class=parser_class)
+    bids = kinds.add_parser(
+        "bids",
+        help="which trump holdings make the hand: P(made) and mean net by holding",
+        description="Solve random deals double dummy (the dealer's left leading) and relate every "
+        "seat's hand x every trump, with that seat's team playing, to the outcome: P(made) and the "
+        "mean net by trump holding (jack, nine, ace, number of trumps, aces outside) with 95%% "
+        "intervals; check the advice 'choose trump with the jack, or the nine and the ace, and at "
+        "least three trumps' and 'pass a hand that only looks good in a suit without the jack or the "
+        "nine'. Outcomes are double dummy: every hand seen.",
+    )
+    bids.add_argument("--deals", type=int, required=True, help="number of random deals")
+    bids.add_argument("--seed", type=int, help="seed of the deals (default: a fresh one, reported)")
+    bids.add_argument("--scheduler", metavar="ADDRESS",
+                      help="run on the dask.distributed cluster of this scheduler, e.g. tcp://10.0.0.1:8786")
+    bids.add_argument("--processes", type=int,
+                      help="worker processes (default: the CPUs this process may use; with --scheduler: "
+                           "the cluster's threads)")
+    bids.add_argument("--plot", metavar="FILE.png", help="also draw the bar chart into this file (needs matplotlib)")
+    _add_progress_args(bids)
+    _add_rules_args(bids)
+    add_common(bids)
+    bids.set_defaults(handler=_cmd_study_bids)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    """``serve``: the browser game's server (needs the ``web`` extra)."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise InvalidStateError(f"'klaverjas serve' needs FastAPI and uvicorn ({exc.name} is missing): "
+                                f'pip install "quartet-solver[web]"') from None
+    from .web.app import serve
+    from .web.storage import default_db_path
+
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise InvalidStateError(f"--port must be 0..65535, got {args.port}")
+    db = args.db if args.db is not None else str(default_db_path())
+    if not args.quiet:
+        print(f"Klaverjas on http://{args.host}:{args.port}/ (database {db}, {args.workers} worker"
+              f"{'s' if args.workers != 1 else ''}); Ctrl-C stops it", file=sys.stderr, flush=True)
+    serve(args.host, args.port, db, workers=args.workers, log_level="warning" if args.quiet else "info")
+    return 0
+
+
+def _add_progress_args(p: argparse.ArgumentParser) -> None:
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--quiet", action="store_true", help="no progress output")
+    shown.add_argument("--progress", action="store_true",
+                       help="progress (count, rate, time left) on stderr even when it is not a terminal "
+                            "(default: only on a terminal, and not with --json)")
+
+
 def _add_rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="amsterdam", help="amsterdam (default) or rotterdam")
     p.add_argument("--stuk", choices=("trick", "hand", "off"), help="stuk option (default: the preset's)")
@@ -314,11 +424,7 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
                      help=f"number of samples (default 500, at most {MAX_SAMPLES:,})")
     bid.add_argument("--seed", type=int, help="seed for the sampling")
     bid.add_argument("--processes", type=int, help="worker processes (default: the CPUs this process may use)")
-    shown = bid.add_mutually_exclusive_group()
-    shown.add_argument("--quiet", action="store_true", help="no progress output")
-    shown.add_argument("--progress", action="store_true",
-                       help="progress (count, rate, time left) on stderr even when it is not a terminal "
-                            "(default: only on a terminal, and not with --json)")
+    _add_progress_args(bid)
     _add_rules_args(bid)
     add_common(bid)
     bid.set_defaults(handler=_cmd_bid)
@@ -336,5 +442,24 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     review.add_argument("--node-limit", type=int, help="node limit per solve (an error when it is hit)")
     add_common(review)
     review.set_defaults(handler=_cmd_review)
+
+    _register_study(sub, add_common, type(parser))
+
+    serve = sub.add_parser(
+        "serve",
+        help="run the browser game (you play South) on a web server",
+        description="Run the browser Klaverjas game: you (South) and a computer partner against two "
+        "computer opponents; Daily games (everybody the same deals, with rankings) and New games. "
+        "The JSON API is described in docs/klaverjas_web_api.md. Needs the web extra: "
+        'pip install "quartet-solver[web]".',
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", metavar="PATH",
+                       help="SQLite database file (default $XDG_DATA_HOME/quartet-solver/klaverjas.sqlite3, "
+                            "else ~/.local/share/...); ':memory:' only with one worker")
+    serve.add_argument("--workers", type=int, default=1, help="worker processes sharing the database (default 1)")
+    serve.add_argument("--quiet", action="store_true", help="log only warnings")
+    serve.set_defaults(handler=_cmd_serve)
 
 

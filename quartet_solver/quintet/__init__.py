@@ -15,6 +15,7 @@ Hand evaluation lives in :mod:`~quartet_solver.quintet.hands`, deals in
 """
 
 from .arrangement import Arrangement, score
+from .batch import SolveManyResult, solve_many
 from .deal import DEFAULT_POINTS, Deal
 from .hands import (
     Category,
@@ -40,6 +41,7 @@ __all__ = [
     "HandValue",
     "RevealSolution",
     "Solution",
+    "SolveManyResult", "solve_many",  # batch.py
     "best_response",
     "card_mask",
     "compare",

@@ -125,6 +125,27 @@ def _cmd_best_response(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_study(args: argparse.Namespace) -> int:
+    from ..klaverjas.studies import _pyplot
+    from ..progress import Progress
+    from .studies import quintet_study
+
+    if args.plot is not None:
+        _pyplot()           # no matplotlib: say so before the solving, not after
+    shown = not args.quiet and (args.progress or (sys.stderr.isatty() and not args.json))
+    with Progress(args.deals, "deals", enabled=shown) as progress:
+        study = quintet_study(args.deals, seed=args.seed, processes=args.processes, progress=progress)
+    if args.plot is not None:
+        study.plot(args.plot)
+    if args.json:
+        print(json.dumps({**study.to_dict(), "plot": args.plot}, ensure_ascii=False))
+    else:
+        print(study.pretty())
+        if args.plot is not None:
+            print(f"plot: {args.plot}")
+    return 0
+
+
 def _add_deal_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deal", help="the 25 (5k) cards both players hold")
     p.add_argument("--removed", help="the 7 (32 - 5k) cards removed from the 32-card deck")
@@ -181,3 +202,20 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     _add_deal_args(br)
     add_common(br)
     br.set_defaults(handler=_cmd_best_response)
+
+    st = sub.add_parser(
+        "study",
+        help="over random deals: equilibrium support sizes and what habits lose",
+        description="Solve random deals and report the equilibrium's support size and how many points "
+        "common habits (greedy hands with the strongest in the 7- and 6-point places, the best split "
+        "shuffled, the max-min pure arrangement, ...) lose against a best response.",
+    )
+    st.add_argument("--deals", type=int, required=True, help="number of random deals")
+    st.add_argument("--seed", type=int, help="seed of the deals (default: a fresh one, reported)")
+    st.add_argument("--processes", type=int, help="worker processes (default: the CPUs this process may use)")
+    st.add_argument("--plot", metavar="FILE.png", help="also draw the figure into this file (needs matplotlib)")
+    quiet = st.add_mutually_exclusive_group()
+    quiet.add_argument("--quiet", action="store_true", help="no progress output")
+    quiet.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
+    add_common(st)
+    st.set_defaults(handler=_cmd_study)
