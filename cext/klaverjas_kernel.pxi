@@ -1,3 +1,14 @@
+# Klaverjas solver, the Python-facing class KlaverjasKernel: one search state
+# with its tables (a thread's own: quartet_solver.klaverjas.dd keeps one per
+# thread), loading a position, the limits, the exact value, every card's
+# value, the made test, principal variations; then, fenced off at the end,
+# the test hooks.  Invariant: every method leaves the loaded position as it
+# found it (or as ``play`` says).  Entry points: load, solve_deal, value,
+# reaches, move_values, pv, pv_sweeps, trivial_bounds.
+
+from libc.string cimport memset
+
+
 cdef class KlaverjasKernel:
     """Search state of the Klaverjas double-dummy solver (internal; see
     :mod:`quartet_solver.klaverjas.dd`).  ``tt_bits``: the transposition table has
@@ -17,23 +28,23 @@ cdef class KlaverjasKernel:
             raise ValueError(f"tt_bits must be 4..30, got {tt_bits}")
         memset(&self.s, 0, sizeof(KJState))
         self.tt_bits = tt_bits
-        # buckets of two 32-byte slots (one cache line: kj_bucket)
-        self.s.tt = <KJEntry*>qs_table_alloc(((<size_t>1) << tt_bits) * sizeof(KJEntry), &self.tt_raw,
+        # buckets of two 32-byte slots (one cache line: kj_table_bucket)
+        self.s.table = <KJEntry*>qs_table_alloc(((<size_t>1) << tt_bits) * sizeof(KJEntry), &self.tt_raw,
                                              &self.tt_raw_len)
-        if self.s.tt == NULL:
+        if self.s.table == NULL:
             raise MemoryError("cannot allocate the transposition table")
-        self.s.ttmask = ((<uint64_t>1) << tt_bits) - 1
+        self.s.table_mask = ((<uint64_t>1) << tt_bits) - 1
         self.tw_bits = tt_bits - 4 if tt_bits > 8 else 4
-        self.s.twins = 1
-        self.s.tw = <KJTwin*>qs_table_alloc(((<size_t>1) << self.tw_bits) * sizeof(KJTwin),
+        self.s.use_twins = 1
+        self.s.twin_table = <KJTwin*>qs_table_alloc(((<size_t>1) << self.tw_bits) * sizeof(KJTwin),
                                             &self.tw_raw, &self.tw_raw_len)
-        if self.s.tw == NULL:
+        if self.s.twin_table == NULL:
             raise MemoryError("cannot allocate the transposition table")
-        self.s.twmask = ((<uint64_t>1) << self.tw_bits) - 1
-        self.s.gen = 0
-        self.s.key_tricks = 5
-        self.s.rtest_tricks = 3
-        self.s.plain_from = KJ_PLAIN_TRICKS
+        self.s.twin_mask = ((<uint64_t>1) << self.tw_bits) - 1
+        self.s.generation = 0
+        self.s.key_tricks_left = KJ_KEY_TRICKS_LEFT
+        self.s.roem_test_tricks_left = KJ_ROEM_TEST_TRICKS_LEFT
+        self.s.plain_from_done = KJ_PLAIN_FROM_DONE
 
     def __dealloc__(self):
         if self.tt_raw != NULL:
@@ -42,18 +53,23 @@ cdef class KlaverjasKernel:
             qs_table_free(self.tw_raw, self.tw_raw_len)
 
     cdef void _new_generation(self) noexcept nogil:
-        if self.s.gen == 65535:
-            memset(self.s.tt, 0, (self.s.ttmask + 1) * sizeof(KJEntry))
-            memset(self.s.tw, 0, (self.s.twmask + 1) * sizeof(KJTwin))
-            memset(self.s.two, 0, sizeof(self.s.two))
-            self.s.gen = 0
-        self.s.gen += 1
-        memset(self.s.tfilt, 0, sizeof(self.s.tfilt))
-        memset(self.s.wfilt, 0, sizeof(self.s.wfilt))
-        memset(self.s.killer, -1, sizeof(self.s.killer))
+        """A new solve: the entries of the tables made before are empty from now
+        on (cleared for real when the 16-bit generation runs out), the presence
+        filters cleared and the killers forgotten."""
+        if self.s.generation == 0xFFFF:
+            memset(self.s.table, 0, (self.s.table_mask + 1) * sizeof(KJEntry))
+            memset(self.s.twin_table, 0, (self.s.twin_mask + 1) * sizeof(KJTwin))
+            memset(self.s.last_two, 0, sizeof(self.s.last_two))
+            self.s.generation = 0
+        self.s.generation += 1
+        memset(self.s.table_filter, 0, sizeof(self.s.table_filter))
+        memset(self.s.twin_filter, 0, sizeof(self.s.twin_filter))
+        memset(self.s.killers, -1, sizeof(self.s.killers))
 
     cdef void _setup(self, int trump, int rotterdam, int stuk_mode, int stuk_seat, int pit,
                      int tie_is_nat, int playing) noexcept nogil:
+        """The rules and the contract, the card tables for this trump, and no
+        nodes counted yet."""
         cdef KJState* s = &self.s
         cdef int c, nat, suit, p
         s.trump = trump
@@ -61,34 +77,34 @@ cdef class KlaverjasKernel:
         s.stuk_mode = stuk_mode
         s.stuk_seat = stuk_seat
         s.pit = pit
-        s.thr = 0 if tie_is_nat else -1
-        s.playing = playing
-        s.trumpmask = 0x11111111u << trump
-        s.stukmask = ((<uint32_t>1) << (4 * 5 + trump)) | ((<uint32_t>1) << (4 * 6 + trump))
+        s.nat_max = 0 if tie_is_nat else -1
+        s.playing_team = playing
+        s.trump_cards = 0x11111111u << trump
+        s.stuk_cards = ((<uint32_t>1) << (4 * 5 + trump)) | ((<uint32_t>1) << (4 * 6 + trump))
         for c in range(32):
             nat = c >> 2
             suit = c & 3
             if suit == trump:
-                s.tpow[c] = KJ_TPOW[nat]
-                s.pts[c] = KJ_TPTS[nat]
+                s.trump_power[c] = KJ_TRUMP_POWER[nat]
+                s.points[c] = KJ_TRUMP_POINTS[nat]
             else:
-                s.tpow[c] = 0
-                s.pts[c] = KJ_PPTS[nat]
-            s.ppow[c] = KJ_PPOW[nat]
+                s.trump_power[c] = 0
+                s.points[c] = KJ_PLAIN_POINTS[nat]
+            s.plain_power[c] = KJ_PLAIN_POWER[nat]
         for c in range(32):
             s.plain_above[c] = 0
             for p in range(32):
-                if KJ_PPOW[p >> 2] > KJ_PPOW[c >> 2]:
+                if KJ_PLAIN_POWER[p >> 2] > KJ_PLAIN_POWER[c >> 2]:
                     s.plain_above[c] |= (<uint32_t>1) << p
         for c in range(32):
-            s.powcard[c & 3][s.tpow[c] if s.tpow[c] else s.ppow[c]] = c
+            s.card_of_power[c & 3][s.trump_power[c] if s.trump_power[c] else s.plain_power[c]] = c
             for suit in range(4):
-                s.powt[suit][c] = (100 + s.tpow[c] if s.tpow[c]
-                                   else s.ppow[c] if (c & 3) == suit else 0)
+                s.power_by_led[suit][c] = (100 + s.trump_power[c] if s.trump_power[c]
+                                   else s.plain_power[c] if (c & 3) == suit else 0)
         for p in range(9):
             s.trump_above[p] = 0
             for c in range(32):
-                if s.tpow[c] > p:
+                if s.trump_power[c] > p:
                     s.trump_above[p] |= (<uint32_t>1) << c
         s.nodes = 0
         s.aborted = 0
@@ -96,34 +112,38 @@ cdef class KlaverjasKernel:
         s.phase_nodes[0] = s.phase_nodes[1] = 0
 
     cdef void _load_position(self, uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, int leader,
-                             int accd, int acct, int flags, int tricks_done) noexcept nogil:
+                             int acc_diff, int acc_roem, int won_all, int tricks_done) noexcept nogil:
+        """A trick-boundary position: the hands, the leader and the score so
+        far (:class:`KJDyn`); what its holdings leave possible of roem."""
         cdef KJState* s = &self.s
         s.hands[0] = h0
         s.hands[1] = h1
         s.hands[2] = h2
         s.hands[3] = h3
-        s.d.leader = leader
-        s.d.ntrick = 0
-        s.d.tmask = 0
-        s.d.tpts = 0
-        s.d.hi_trump = 0
-        s.d.win_pow = 0
-        s.d.win_pos = 0
-        s.d.led = 0
-        s.d.accd = accd
-        s.d.acct = acct
-        s.d.flags = flags
-        s.d.tricks_done = tricks_done
-        s.d.hpts = kj_points_of(s, h0 | h1 | h2 | h3)
+        s.dyn.leader = leader
+        s.dyn.in_trick = 0
+        s.dyn.trick_cards = 0
+        s.dyn.trick_points = 0
+        s.dyn.top_trump = 0
+        s.dyn.win_power = 0
+        s.dyn.win_pos = 0
+        s.dyn.led_suit = 0
+        s.dyn.acc_diff = acc_diff
+        s.dyn.acc_roem = acc_roem
+        s.dyn.won_all = won_all
+        s.dyn.tricks_done = tricks_done
+        s.dyn.hand_points = kj_points_of(s, h0 | h1 | h2 | h3)
         kj_roem_holdings(s)
 
     def load(self, hands, trick, int leader, int trump, bint rotterdam, int stuk_mode, int stuk_seat,
-             int pit, bint tie_is_nat, int playing, int accd, int acct, int flags, int tricks_done,
-             bint new_generation=True):
+             int pit, bint tie_is_nat, int playing, int acc_diff, int acc_roem, int won_all,
+             int tricks_done, bint new_generation=True):
         """Set up a position: ``hands`` four 32-bit masks (cards still held, the
-        cards of ``trick`` excluded), ``trick`` the card bits of the trick in progress
-        (its leader is ``leader``), ``accd`` = P's points minus the other's so far,
-        ``acct`` = all roem so far, ``flags`` bit t = team t won every trick so far."""
+        cards of ``trick`` excluded), ``trick`` the card bits of the trick in
+        progress (its leader is ``leader``), ``acc_diff`` = the playing team's
+        points (cards, roem, pit) minus the other's so far, ``acc_roem`` = all
+        roem so far, ``won_all`` bit t = team t won every trick so far,
+        ``tricks_done`` the complete tricks."""
         cdef KJUndo u
         cdef int c, seat, i
         cdef uint32_t hs[4]
@@ -136,13 +156,13 @@ cdef class KlaverjasKernel:
         trick = list(trick)
         for i, c in enumerate(trick):
             hs[(leader + i) & 3] |= (<uint32_t>1) << c
-        self._load_position(hs[0], hs[1], hs[2], hs[3], leader, accd, acct, flags, tricks_done)
+        self._load_position(hs[0], hs[1], hs[2], hs[3], leader, acc_diff, acc_roem, won_all, tricks_done)
         for i, c in enumerate(trick):
             seat = (leader + i) & 3
             # stuk "hand" was already scored by the caller: undo the kernel's scoring
             kj_play(&self.s, seat, c, &u)
-            self.s.d.accd = u.d.accd
-            self.s.d.acct = u.d.acct
+            self.s.dyn.acc_diff = u.dyn.acc_diff
+            self.s.dyn.acc_roem = u.dyn.acc_roem
 
     def set_limits(self, node_limit=None, time_limit=None):
         """Stop the next searches after ``node_limit`` nodes or ``time_limit`` seconds
@@ -157,94 +177,6 @@ cdef class KlaverjasKernel:
         if time_limit is not None:
             self.s.deadline = qs_thread_cpu_seconds() + float(time_limit)
         kj_arm_limits(&self.s)
-
-    def set_key_tricks(self, int n):
-        """Move dead low cards in the table key only with at least ``n`` tricks
-        left (internal, for tests; default 5).  Starts a new table generation."""
-        self.s.key_tricks = n
-        self._new_generation()
-
-    def set_roem_test_tricks(self, int n):
-        """Try the roem-game test where the other team leads (in the nat search)
-        only with at least ``n`` tricks left (internal, for tests; default 3).
-        Starts a new table generation."""
-        self.s.rtest_tricks = n
-        self._new_generation()
-
-    def set_plain_tricks(self, int n):
-        """Search the tricks by the plain trick search only at boundaries with
-        at most ``n`` tricks left, and card by card before (internal, for tests;
-        default 5; with 2 or fewer never, as two tricks left have a search of
-        their own).  Starts a new table generation."""
-        self.s.plain_from = 8 - n
-        self._new_generation()
-
-    @property
-    def plain_tricks(self):
-        """See :meth:`set_plain_tricks`."""
-        return 8 - self.s.plain_from
-
-    @property
-    def roem_test_tricks(self):
-        """See :meth:`set_roem_test_tricks`."""
-        return self.s.rtest_tricks
-
-    def set_twins(self, bint on):
-        """Use the twin table (default) or not (internal, for tests).  Starts a
-        new table generation."""
-        self.s.twins = on
-        self._new_generation()
-
-    def twin_key(self):
-        """``(key, sig, cov, cpos)``: :func:`kj_twin_key`, the roem cards
-        (:func:`kj_roem_cov`) and their places (:func:`kj_twin_key`); internal,
-        for tests; at a trick boundary."""
-        cdef KJTwinKey p
-        kj_twin_fill(&self.s, 0, &p, kj_roem_cov(&self.s))
-        return tuple(p.k[i] for i in range(4)), p.sig, p.cov, p.cpos
-
-    def twin_delta(self, uint32_t here, uint32_t there):
-        """``(widen, shift)`` of :func:`kj_twin_delta` for the twin signatures
-        ``here`` (the loaded position's) and ``there`` (a twin's): their future
-        d differ by ``shift`` plus or minus ``widen`` (internal, for tests)."""
-        cdef int sh = 0, d
-        d = kj_twin_delta(&self.s, here, there, &sh)
-        return d, sh
-
-    def future_d(self):
-        """The minimax value of the future d (internal, for tests; at a trick
-        boundary): the playing team's points, roem and pit still to come minus
-        the other team's, both teams playing for them."""
-        cdef int v
-        with nogil:
-            v = kj_search_d(&self.s, -KJ_INF, KJ_INF)
-        return v
-
-    def roem_game(self):
-        """The value of the roem game (internal, for tests; at a trick
-        boundary): the roem and pit still to come, whoever scores them, which
-        the playing team minimises and the other team maximises."""
-        cdef int v
-        with nogil:
-            v = kj_search_r(&self.s, -KJ_INF, KJ_INF)
-        return v
-
-    @property
-    def key_tricks(self):
-        """See :meth:`set_key_tricks`."""
-        return self.s.key_tricks
-
-    def table_key(self):
-        """The four hands of the table key of the position (internal, for
-        tests; meaningful at a trick boundary)."""
-        cdef uint32_t key[4]
-        kj_canon(&self.s, key)
-        return [key[i] for i in range(4)]
-
-    def roem_bound(self):
-        """Upper bound of the roem still to be scored (internal, for tests)."""
-        cdef KJState* s = &self.s
-        return kj_roem_ub(s)
 
     @property
     def nodes(self):
@@ -262,34 +194,34 @@ cdef class KlaverjasKernel:
 
     @property
     def to_move(self):
-        return (self.s.d.leader + self.s.d.ntrick) & 3
+        return (self.s.dyn.leader + self.s.dyn.in_trick) & 3
 
     def trivial_bounds(self):
         """``(lower, upper)``: cheap bounds of the exact value of the position."""
         cdef KJState* s = &self.s
-        cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.d.tmask
-        cdef int rp, rub, pp, po, hi, lo
-        if s.d.tricks_done == 8:
-            v = s.d.accd if s.d.accd > s.thr else -(162 + s.d.acct)
+        cdef uint32_t rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3] | s.dyn.trick_cards
+        cdef int points_left, roem_ub, pit_playing, pit_other, hi, lo
+        if s.dyn.tricks_done == KJ_TRICKS:
+            v = s.dyn.acc_diff if s.dyn.acc_diff > s.nat_max else kj_nat_net(s.dyn.acc_roem)
             return v, v
-        rp = kj_points_of(s, rem) + 10
-        rub = kj_roem_ub(s)
-        pp = s.pit if (s.d.flags >> s.playing) & 1 else 0
-        po = s.pit if (s.d.flags >> (1 - s.playing)) & 1 else 0
-        hi = s.d.accd + rp + rub + pp
-        if hi <= s.thr:
-            hi = -(162 + s.d.acct)
-        lo = -(162 + s.d.acct + rub + po)
-        if s.d.accd - (rp + rub + po) > s.thr:
-            lo = s.d.accd - (rp + rub + po)
+        points_left = kj_points_of(s, rem) + KJ_LAST_TRICK_BONUS
+        roem_ub = kj_roem_bound(s)
+        pit_playing = s.pit if (s.dyn.won_all >> s.playing_team) & 1 else 0
+        pit_other = s.pit if (s.dyn.won_all >> (1 - s.playing_team)) & 1 else 0
+        hi = s.dyn.acc_diff + points_left + roem_ub + pit_playing
+        if hi <= s.nat_max:
+            hi = kj_nat_net(s.dyn.acc_roem)
+        lo = kj_nat_net(s.dyn.acc_roem + roem_ub + pit_other)
+        if s.dyn.acc_diff - (points_left + roem_ub + pit_other) > s.nat_max:
+            lo = s.dyn.acc_diff - (points_left + roem_ub + pit_other)
         return lo, hi
 
     def finished(self):
-        return self.s.d.tricks_done == 8
+        return self.s.dyn.tricks_done == KJ_TRICKS
 
     def legal(self):
         """Legal card bits of the player to move, ascending."""
-        cdef uint32_t m = kj_legal(&self.s, self.s.hands[(self.s.d.leader + self.s.d.ntrick) & 3])
+        cdef uint32_t m = kj_legal(&self.s, self.s.hands[(self.s.dyn.leader + self.s.dyn.in_trick) & 3])
         out = []
         while m:
             out.append(ctz64(m))
@@ -315,7 +247,7 @@ cdef class KlaverjasKernel:
         """``[(card bit, exact value after it)]`` for the legal cards; stops early
         (shorter list) when a limit is hit."""
         cdef KJUndo u
-        cdef int seat = (self.s.d.leader + self.s.d.ntrick) & 3
+        cdef int seat = (self.s.dyn.leader + self.s.dyn.in_trick) & 3
         cdef int c, v
         out = []
         for c in self.legal():
@@ -333,7 +265,7 @@ cdef class KlaverjasKernel:
         cdef KJUndo u
         if c not in self.legal():
             raise ValueError(f"card bit {c} is not legal here")
-        kj_play(&self.s, (self.s.d.leader + self.s.d.ntrick) & 3, c, &u)
+        kj_play(&self.s, (self.s.dyn.leader + self.s.dyn.in_trick) & 3, c, &u)
 
     cdef int _follow_pv(self, int value, int team, KJUndo* undo, int* seats, int* cards):
         """Play a principal variation whose value is ``value`` from the current
@@ -343,8 +275,8 @@ cdef class KlaverjasKernel:
         (32 each).  Returns their number; :meth:`_unfollow` takes them back."""
         cdef int depth = 0, c, v, seat, found
         cdef uint32_t legal
-        while self.s.d.tricks_done < 8 and not self.s.aborted:
-            seat = (self.s.d.leader + self.s.d.ntrick) & 3
+        while self.s.dyn.tricks_done < KJ_TRICKS and not self.s.aborted:
+            seat = (self.s.dyn.leader + self.s.dyn.in_trick) & 3
             legal = kj_legal(&self.s, self.s.hands[seat])
             found = 0
             while legal:
@@ -360,7 +292,7 @@ cdef class KlaverjasKernel:
                     found = 1
                     break
                 kj_undo(&self.s, seat, c, &undo[depth])
-            if not found or (team >= 0 and self.s.d.ntrick == 0 and (self.s.d.leader & 1) != team):
+            if not found or (team >= 0 and self.s.dyn.in_trick == 0 and (self.s.dyn.leader & 1) != team):
                 break
         return depth
 
@@ -390,7 +322,7 @@ cdef class KlaverjasKernel:
         cdef int seats[32]
         cdef int cards[32]
         cdef int depth = self._follow_pv(value, team, undo, seats, cards)
-        sweeps = depth > 0 and self.s.d.tricks_done == 8 and (self.s.d.leader & 1) == team
+        sweeps = depth > 0 and self.s.dyn.tricks_done == KJ_TRICKS and (self.s.dyn.leader & 1) == team
         self._unfollow(depth, undo, seats, cards)
         return bool(sweeps)
 
@@ -401,7 +333,8 @@ cdef class KlaverjasKernel:
         ``playing``; ``leader`` leads trick 1."""
         cdef int stuk_seat = -1, i, v
         cdef uint32_t hs[4]
-        cdef uint32_t sm = ((<uint32_t>1) << (20 + trump)) | ((<uint32_t>1) << (24 + trump))
+        # K and Q of trumps (bit 4 * natural rank + suit)
+        cdef uint32_t sm = ((<uint32_t>1) << (4 * 5 + trump)) | ((<uint32_t>1) << (4 * 6 + trump))
         hs[0] = h0
         hs[1] = h1
         hs[2] = h2
@@ -417,6 +350,100 @@ cdef class KlaverjasKernel:
             v = kj_value(&self.s)
         return v
 
+    # ---- test hooks (internal: for tests and benchmarks) -------------------
+    # They move where a search feature starts, switch the twin table off, or
+    # expose a search or a key alone; the solver (quartet_solver.klaverjas.dd)
+    # uses none of them.
+
+    def set_key_tricks(self, int n):
+        """Move dead low cards in the table key only with at least ``n`` tricks
+        left (internal, for tests; default KJ_KEY_TRICKS_LEFT, 5).  Starts a new
+        table generation."""
+        self.s.key_tricks_left = n
+        self._new_generation()
+
+    @property
+    def key_tricks(self):
+        """See :meth:`set_key_tricks`."""
+        return self.s.key_tricks_left
+
+    def set_roem_test_tricks(self, int n):
+        """Try the roem-game test where the other team leads (in the nat search)
+        only with at least ``n`` tricks left (internal, for tests; default
+        KJ_ROEM_TEST_TRICKS_LEFT, 3).
+        Starts a new table generation."""
+        self.s.roem_test_tricks_left = n
+        self._new_generation()
+
+    @property
+    def roem_test_tricks(self):
+        """See :meth:`set_roem_test_tricks`."""
+        return self.s.roem_test_tricks_left
+
+    def set_plain_tricks(self, int n):
+        """Search the tricks by the plain trick search only at boundaries with
+        at most ``n`` tricks left, and card by card before (internal, for tests;
+        default 5; with 2 or fewer never, as two tricks left have a search of
+        their own).  Starts a new table generation."""
+        self.s.plain_from_done = KJ_TRICKS - n
+        self._new_generation()
+
+    @property
+    def plain_tricks(self):
+        """See :meth:`set_plain_tricks`."""
+        return KJ_TRICKS - self.s.plain_from_done
+
+    def set_twins(self, bint on):
+        """Use the twin table (default) or not (internal, for tests).  Starts a
+        new table generation."""
+        self.s.use_twins = on
+        self._new_generation()
+
+    def twin_key(self):
+        """``(key, cards_out, roem_cards, roem_places)``: :func:`kj_twin_key`,
+        the roem cards (:func:`kj_roem_cards`) and their places
+        (:func:`kj_twin_key`); internal, for tests; at a trick boundary."""
+        cdef KJTwinKey p
+        kj_twin_fill(&self.s, 0, &p, kj_roem_cards(&self.s))
+        return tuple(p.key[i] for i in range(4)), p.cards_out, p.roem_cards, p.roem_places
+
+    def twin_delta(self, uint32_t here, uint32_t there):
+        """``(widen, shift)`` of :func:`kj_twin_delta` for the twin signatures
+        ``here`` (the loaded position's) and ``there`` (a twin's): their future
+        d differ by ``shift`` plus or minus ``widen`` (internal, for tests)."""
+        cdef int sh = 0, d
+        d = kj_twin_delta(&self.s, here, there, &sh)
+        return d, sh
+
+    def future_d(self):
+        """The minimax value of the future d (internal, for tests; at a trick
+        boundary): the playing team's points, roem and pit still to come minus
+        the other team's, both teams playing for them."""
+        cdef int v
+        with nogil:
+            v = kj_search_d(&self.s, -KJ_INF, KJ_INF)
+        return v
+
+    def roem_game(self):
+        """The value of the roem game (internal, for tests; at a trick
+        boundary): the roem and pit still to come, whoever scores them, which
+        the playing team minimises and the other team maximises."""
+        cdef int v
+        with nogil:
+            v = kj_search_roem(&self.s, -KJ_INF, KJ_INF)
+        return v
+
+    def table_key(self):
+        """The four hands of the table key of the position (internal, for
+        tests; meaningful at a trick boundary)."""
+        cdef uint32_t key[4]
+        kj_table_key(&self.s, key)
+        return [key[i] for i in range(4)]
+
+    def roem_bound(self):
+        """Upper bound of the roem still to be scored (internal, for tests)."""
+        cdef KJState* s = &self.s
+        return kj_roem_bound(s)
 
 def kj_thread_cpu_seconds():
     """Seconds of CPU time of the calling thread: the clock of the solver's time
