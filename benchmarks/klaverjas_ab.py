@@ -103,6 +103,22 @@ def build(name: str, workdir: str, plain: bool) -> str:
     return compile_with(pgo_use_args(prof), [])
 
 
+def build_kernels(versions: list[str], work: str, plain: bool, tt_bits: int, prefix: str = "kj_ab") -> list:
+    """A ``KlaverjasKernel(tt_bits)`` of each version (a git revision or a
+    directory with a ``cext/``), each built in ``work`` as a module of its own
+    (:func:`export_sources`, :func:`build`)."""
+    names = [f"{prefix}{i}" for i in range(len(versions))]
+    for spec, name in zip(versions, names):
+        export_sources(spec, os.path.join(work, name))      # every version found first
+    kernels = []
+    for spec, name in zip(versions, names):
+        t0 = time.perf_counter()
+        module = load(build(name, work, plain))
+        print(f"built {spec} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        kernels.append(module.KlaverjasKernel(tt_bits))
+    return kernels
+
+
 def compare(kernels: list, deals: int, seed: int, rules: Rules) -> list[dict]:
     """Time every solve with every kernel (random order per solve); the values
     must agree.  Per kernel: its times (s) and total nodes."""
@@ -141,15 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.stuk is not None:
         rules = rules.with_options(stuk=args.stuk)
     with tempfile.TemporaryDirectory(prefix="quartet-solver-ab-") as work:
-        names = [f"kj_ab{i}" for i in range(len(args.versions))]
-        for spec, name in zip(args.versions, names):
-            export_sources(spec, os.path.join(work, name))      # every version found first
-        kernels = []
-        for spec, name in zip(args.versions, names):
-            t0 = time.perf_counter()
-            module = load(build(name, work, args.plain))
-            print(f"built {spec} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-            kernels.append(module.KlaverjasKernel(args.tt_bits))
+        kernels = build_kernels(args.versions, work, args.plain, args.tt_bits)
         res = compare(kernels, args.deals, args.seed, rules)
     base = res[0]
     total0, med0 = sum(base["times"]), statistics.median(base["times"])

@@ -37,14 +37,13 @@ import os
 import random
 import sys
 import tempfile
-import time
 from typing import Any, Iterator
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from klaverjas_ab import build, export_sources  # noqa: E402
-from profile_training import load, random_hands  # noqa: E402
+from klaverjas_ab import build_kernels  # noqa: E402
+from profile_training import random_hands  # noqa: E402
 
 from quartet_solver.cards import CardSet  # noqa: E402
 from quartet_solver.klaverjas import Deal, PlayState, Rules  # noqa: E402
@@ -133,15 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.deals < 1:
         ap.error("--deals must be at least 1")
     with tempfile.TemporaryDirectory(prefix="quartet-solver-identity-") as work:
-        names = [f"kj_id{i}" for i in range(len(args.versions))]
-        for spec, name in zip(args.versions, names):
-            export_sources(spec, os.path.join(work, name))      # every version found first
-        kernels = []
-        for spec, name in zip(args.versions, names):
-            t0 = time.perf_counter()
-            module = load(build(name, work, args.plain))
-            print(f"built {spec} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-            kernels.append(module.KlaverjasKernel(args.tt_bits))
+        kernels = build_kernels(args.versions, work, args.plain, args.tt_bits, prefix="kj_id")
         runs = [searches(k, args.deals, args.seed) for k in kernels]
         count = nodes = 0
         for results in zip(*runs):
