@@ -139,20 +139,34 @@ def compare(kernels: list, deals: int, seed: int, rules: Rules) -> list[dict]:
     return out
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def version_arguments(ap: argparse.ArgumentParser, deals: int, deals_help: str, seed: int) -> None:
+    """The arguments of a comparison of built versions (this benchmark and
+    ``klaverjas_identity.py``): the versions, ``--deals``, ``--seed``,
+    ``--plain``, ``--tt-bits``."""
     ap.add_argument("versions", nargs="+", help="git revisions or directories with a cext/ (at least two)")
-    ap.add_argument("--deals", type=int, default=300, help="random deals, each solved for 4 trumps")
-    ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--rules", choices=["amsterdam", "rotterdam"], default="amsterdam")
-    ap.add_argument("--stuk", choices=["trick", "hand", "off"], default=None, help="default: the preset's")
+    ap.add_argument("--deals", type=int, default=deals, help=deals_help)
+    ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--plain", action="store_true", help="no profile-guided build (faster to build)")
     ap.add_argument("--tt-bits", type=int, default=18)
+
+
+def parse_versions(ap: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The parsed arguments (:func:`version_arguments`), refused before any
+    build when there are fewer than two versions or no deals."""
     args = ap.parse_args(argv)
     if len(args.versions) < 2:
         ap.error("give at least two versions")
     if args.deals < 1:
         ap.error("--deals must be at least 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    version_arguments(ap, 300, "random deals, each solved for 4 trumps", 5)
+    ap.add_argument("--rules", choices=["amsterdam", "rotterdam"], default="amsterdam")
+    ap.add_argument("--stuk", choices=["trick", "hand", "off"], default=None, help="default: the preset's")
+    args = parse_versions(ap, argv)
     rules = Rules.named(args.rules)
     if args.stuk is not None:
         rules = rules.with_options(stuk=args.stuk)

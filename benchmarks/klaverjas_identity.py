@@ -42,7 +42,7 @@ from typing import Any, Iterator
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from klaverjas_ab import build_kernels  # noqa: E402
+from klaverjas_ab import build_kernels, parse_versions, version_arguments  # noqa: E402
 from profile_training import random_hands  # noqa: E402
 
 from quartet_solver.cards import CardSet  # noqa: E402
@@ -120,17 +120,9 @@ def position_searches(kernel: Any, st: PlayState, label: str) -> Iterator[tuple[
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("versions", nargs="+", help="git revisions or directories with a cext/ (at least two)")
-    ap.add_argument("--deals", type=int, default=20,
-                    help="random deals per rule variant, each solved for 4 trumps (and as many positions)")
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--plain", action="store_true", help="no profile-guided build (faster to build)")
-    ap.add_argument("--tt-bits", type=int, default=18)
-    args = ap.parse_args(argv)
-    if len(args.versions) < 2:
-        ap.error("give at least two versions")
-    if args.deals < 1:
-        ap.error("--deals must be at least 1")
+    version_arguments(ap, 20, "random deals per rule variant, each solved for 4 trumps (and as many positions)",
+                      11)
+    args = parse_versions(ap, argv)
     with tempfile.TemporaryDirectory(prefix="quartet-solver-identity-") as work:
         kernels = build_kernels(args.versions, work, args.plain, args.tt_bits, prefix="kj_id")
         runs = [searches(k, args.deals, args.seed) for k in kernels]
