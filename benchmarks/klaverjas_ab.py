@@ -103,6 +103,22 @@ def build(name: str, workdir: str, plain: bool) -> str:
     return compile_with(pgo_use_args(prof), [])
 
 
+def build_kernels(versions: list[str], work: str, plain: bool, tt_bits: int, prefix: str = "kj_ab") -> list:
+    """A ``KlaverjasKernel(tt_bits)`` of each version (a git revision or a
+    directory with a ``cext/``), each built in ``work`` as a module of its own
+    (:func:`export_sources`, :func:`build`)."""
+    names = [f"{prefix}{i}" for i in range(len(versions))]
+    for spec, name in zip(versions, names):
+        export_sources(spec, os.path.join(work, name))      # every version found first
+    kernels = []
+    for spec, name in zip(versions, names):
+        t0 = time.perf_counter()
+        module = load(build(name, work, plain))
+        print(f"built {spec} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        kernels.append(module.KlaverjasKernel(tt_bits))
+    return kernels
+
+
 def compare(kernels: list, deals: int, seed: int, rules: Rules) -> list[dict]:
     """Time every solve with every kernel (random order per solve); the values
     must agree.  Per kernel: its times (s) and total nodes."""
@@ -123,33 +139,39 @@ def compare(kernels: list, deals: int, seed: int, rules: Rules) -> list[dict]:
     return out
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def version_arguments(ap: argparse.ArgumentParser, deals: int, deals_help: str, seed: int) -> None:
+    """The arguments of a comparison of built versions (this benchmark and
+    ``klaverjas_identity.py``): the versions, ``--deals``, ``--seed``,
+    ``--plain``, ``--tt-bits``."""
     ap.add_argument("versions", nargs="+", help="git revisions or directories with a cext/ (at least two)")
-    ap.add_argument("--deals", type=int, default=300, help="random deals, each solved for 4 trumps")
-    ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--rules", choices=["amsterdam", "rotterdam"], default="amsterdam")
-    ap.add_argument("--stuk", choices=["trick", "hand", "off"], default=None, help="default: the preset's")
+    ap.add_argument("--deals", type=int, default=deals, help=deals_help)
+    ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--plain", action="store_true", help="no profile-guided build (faster to build)")
     ap.add_argument("--tt-bits", type=int, default=18)
+
+
+def parse_versions(ap: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The parsed arguments (:func:`version_arguments`), refused before any
+    build when there are fewer than two versions or no deals."""
     args = ap.parse_args(argv)
     if len(args.versions) < 2:
         ap.error("give at least two versions")
     if args.deals < 1:
         ap.error("--deals must be at least 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    version_arguments(ap, 300, "random deals, each solved for 4 trumps", 5)
+    ap.add_argument("--rules", choices=["amsterdam", "rotterdam"], default="amsterdam")
+    ap.add_argument("--stuk", choices=["trick", "hand", "off"], default=None, help="default: the preset's")
+    args = parse_versions(ap, argv)
     rules = Rules.named(args.rules)
     if args.stuk is not None:
         rules = rules.with_options(stuk=args.stuk)
     with tempfile.TemporaryDirectory(prefix="quartet-solver-ab-") as work:
-        names = [f"kj_ab{i}" for i in range(len(args.versions))]
-        for spec, name in zip(args.versions, names):
-            export_sources(spec, os.path.join(work, name))      # every version found first
-        kernels = []
-        for spec, name in zip(args.versions, names):
-            t0 = time.perf_counter()
-            module = load(build(name, work, args.plain))
-            print(f"built {spec} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-            kernels.append(module.KlaverjasKernel(args.tt_bits))
+        kernels = build_kernels(args.versions, work, args.plain, args.tt_bits)
         res = compare(kernels, args.deals, args.seed, rules)
     base = res[0]
     total0, med0 = sum(base["times"]), statistics.median(base["times"])

@@ -1,7 +1,7 @@
 """Kwartet benchmarks: exact posterior time by game stage, games/s per bot type.
 
 Run: python benchmarks/kwartet.py
-Targets (DESIGN.md): posterior <= 10 ms (4 players, 32 cards, any stage);
+Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots.
 """
 

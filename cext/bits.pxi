@@ -6,34 +6,6 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint32_t, uint64_t
 
 
-cdef extern from *:
-    """
-    #if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__)))
-    static inline int qs_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int qs_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    #elif defined(__GNUC__) || defined(__clang__)
-    /* x86 without the popcnt instruction enabled: the builtin would call a slow
-       library routine, so count in registers (SWAR) */
-    static inline int qs_popcount64(unsigned long long x) {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    }
-    static inline int qs_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    #else
-    static inline int qs_popcount64(unsigned long long x) {
-        int n = 0; while (x) { x &= x - 1; n++; } return n;
-    }
-    static inline int qs_ctz64(unsigned long long x) {
-        int n = 0; while (!(x & 1ULL)) { x >>= 1; n++; } return n;
-    }
-    #endif
-    """
-    int qs_popcount64(unsigned long long x) noexcept nogil
-    int qs_ctz64(unsigned long long x) noexcept nogil
-
-
 cdef inline int popcount64(uint64_t x) noexcept nogil:
     return qs_popcount64(x)
 

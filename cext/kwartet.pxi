@@ -17,37 +17,6 @@ from libc.string cimport memset
 from libc.stdint cimport int32_t, uint8_t, int64_t, uint64_t
 import numpy as np
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #if defined(__SIZEOF_INT128__)
-    typedef unsigned __int128 qs_u128;
-    #define QS_HAVE_U128 1
-    static inline unsigned long long qs_u128_hi(qs_u128 x) { return (unsigned long long)(x >> 64); }
-    static inline unsigned long long qs_u128_lo(qs_u128 x) { return (unsigned long long)x; }
-    #else
-    typedef long double qs_u128;
-    #define QS_HAVE_U128 0
-    static inline unsigned long long qs_u128_hi(qs_u128 x) { return (unsigned long long)(x / 18446744073709551616.0L); }
-    static inline unsigned long long qs_u128_lo(qs_u128 x) {
-        return (unsigned long long)(x - (long double)qs_u128_hi(x) * 18446744073709551616.0L);
-    }
-    #endif
-    /* the state is a uint64_t, as the callers declare it: a pointer of another
-       64-bit type is an incompatible pointer (an error from GCC 14 on) */
-    static inline uint64_t qs_splitmix64(uint64_t *s) {
-        uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    """
-    ctypedef unsigned long long qs_u128
-    int QS_HAVE_U128
-    unsigned long long qs_u128_hi(qs_u128 x) noexcept nogil
-    unsigned long long qs_u128_lo(qs_u128 x) noexcept nogil
-    uint64_t qs_splitmix64(uint64_t *s) noexcept nogil
-
 
 def kw_exact_counts():
     """True when the posterior counts use exact 128-bit integers."""

@@ -80,10 +80,6 @@ cdef inline uint32_t colex5(uint32_t mask) noexcept nogil:
     return colex5_checked(mask, &ok)
 
 
-cdef inline int popcount32_table(uint32_t mask) noexcept nogil:
-    return POP8[mask & 0xFF] + POP8[(mask >> 8) & 0xFF] + POP8[(mask >> 16) & 0xFF] + POP8[mask >> 24]
-
-
 # categories (must match quartet_solver.quintet.hands.Category)
 cdef enum:
     HIGH_CARD = 0
@@ -257,7 +253,7 @@ def quintet_lookup(object cards, int mode):
         if idx < 0 or idx > 31:
             return None
         mask |= 1u << idx
-    if popcount32_table(mask) != 5:
+    if popcount64(mask) != 5:
         return None
     return (<tuple>QVALUES[mode])[QTABLE[mode][colex5(mask)]]
 

@@ -1,9 +1,9 @@
 """Slow, obviously-correct reference for the Klaverjas rules.
 
 Used only by the tests, to cross-check ``quartet_solver.klaverjas``. Everything here is
-written straight from ``RULES.md`` (section "Klaverjas") as plain if-chains and favours
-clarity over speed. It deliberately does NOT import ``quartet_solver.klaverjas.rules``;
-only the :class:`~quartet_solver.cards.Card` value type is borrowed.
+written straight from the rules as the docstrings of ``quartet_solver.klaverjas.rules``
+state them, as plain if-chains, and favours clarity over speed. It deliberately does NOT
+import that module; only the :class:`~quartet_solver.cards.Card` value type is borrowed.
 
 Seats are indices 0..3 = N, E, S, W; play is clockwise (index + 1); partners sit
 opposite, so team 0 = N/S (seats 0, 2) and team 1 = E/W (seats 1, 3).
@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 
 from quartet_solver.cards import Card, Suit
 
-# --- card order and points (RULES.md: "Card order and points") ----------------------
+# --- card order and points ----------------------------------------------------------
 # trump J 9 A T K Q 8 7 = 20 14 11 10 4 3 0 0 (highest first)
 TRUMP_RANKS_HIGH_FIRST = ["J", "9", "A", "T", "K", "Q", "8", "7"]
 TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
@@ -64,7 +64,7 @@ def plain_beats(a: Card, b: Card) -> bool:
     return PLAIN_RANKS_HIGH_FIRST.index(rank_char(a)) < PLAIN_RANKS_HIGH_FIRST.index(rank_char(b))
 
 
-# --- trick winner (RULES.md: "highest trump in it, else highest card of the suit led") --
+# --- trick winner (the highest trump in it, else the highest card of the suit led) ----
 
 
 def reference_winner(trick: Sequence[Card], trump: Suit) -> int:
@@ -87,7 +87,7 @@ def reference_winner(trick: Sequence[Card], trump: Suit) -> int:
     return best
 
 
-# --- legality (RULES.md: "Obligations", "Amsterdam", "Rotterdam") ---------------------
+# --- legality (the obligations; Amsterdam, Rotterdam) --------------------------------
 
 
 def reference_legal(hand: Iterable[Card], trick: Sequence[Card], trump: Suit, variant: str = "amsterdam") -> set[Card]:
@@ -173,7 +173,7 @@ def reference_legal(hand: Iterable[Card], trick: Sequence[Card], trump: Suit, va
     return set(hand)  # nothing but lower trumps: undertrump
 
 
-# --- roem (RULES.md: "Roem is scored per trick") -------------------------------------
+# --- roem (scored per trick) ---------------------------------------------------------
 
 
 def reference_trick_roem(cards: Sequence[Card], trump: Suit, stuk: bool = True) -> int:

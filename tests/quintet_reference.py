@@ -1,7 +1,7 @@
 """Slow, obviously-correct reference evaluator for Quintet hands.
 
 Used only by the tests, to cross-check the fast evaluator in the package. Everything here
-is written straight from ``RULES.md`` (section "Quintet") and favours clarity over speed.
+is written straight from the rules (``quartet_solver.quintet.hands``) and favours clarity over speed.
 
 Card encoding used by this module: an integer ``i`` in ``0..31`` with
 

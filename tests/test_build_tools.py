@@ -15,6 +15,7 @@ import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 AB = os.path.join(ROOT, "benchmarks", "klaverjas_ab.py")
+IDENTITY = os.path.join(ROOT, "benchmarks", "klaverjas_identity.py")
 
 
 def _build_config():
@@ -41,10 +42,10 @@ def test_build_config(monkeypatch):
     assert bc.bit_instruction_args() == []
 
 
-def _ab(*args: str) -> subprocess.CompletedProcess:
-    if not os.path.exists(AB):
+def _ab(*args: str, script: str = AB) -> subprocess.CompletedProcess:
+    if not os.path.exists(script):
         pytest.skip("benchmarks/ not next to the tests")
-    return subprocess.run([sys.executable, AB, *args], capture_output=True, text=True, timeout=900,
+    return subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=900,
                           cwd=tempfile.gettempdir())
 
 
@@ -56,6 +57,24 @@ def test_ab_refuses_bad_arguments():
     assert out.returncode == 2 and "--deals" in out.stderr
     out = _ab(ROOT, "no-such-revision-xyz")
     assert out.returncode != 0 and "neither a directory nor a git revision" in out.stderr
+
+
+def test_identity_refuses_bad_arguments():
+    """The identity check (benchmarks/klaverjas_identity.py) shares the paired
+    benchmark's builds; its argument errors come before any build too."""
+    out = _ab(ROOT, script=IDENTITY)
+    assert out.returncode == 2 and "at least two versions" in out.stderr
+    out = _ab(ROOT, "no-such-revision-xyz", script=IDENTITY)
+    assert out.returncode != 0 and "neither a directory nor a git revision" in out.stderr
+
+
+@pytest.mark.slow
+def test_identity_builds_and_compares():
+    """Two builds of this tree (plain) give the same values and node counts."""
+    pytest.importorskip("Cython")
+    out = _ab(ROOT, ROOT, "--plain", "--deals", "1", script=IDENTITY)
+    assert out.returncode == 0, out.stderr
+    assert "equal in 2 versions" in out.stdout
 
 
 @pytest.mark.slow

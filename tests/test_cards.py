@@ -1,4 +1,4 @@
-"""Cards, card text, CardSet algebra and decks (DESIGN.md "Cards and notation").
+"""Cards, card text, CardSet algebra and decks (as the quartet_solver.cards module docstring states them).
 
 Expected values come from the reference tables below, written from the design
 (rank-major index ``4 * rank + suit``, ranks ``2..A`` = ``0..12``, suits

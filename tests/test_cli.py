@@ -43,7 +43,7 @@ COMMANDS = {
     "cards_json": ["cards", "10h, A♠ kd", "--json"],
     "eval": ["quintet", "eval", "Ah Kh Qh Jh Th"],
     "eval_json": ["quintet", "eval", "Ah Kh Qh Jh Th", "--json"],
-    # Quintet: a flush beats a full house (RULES.md / DESIGN.md)
+    # Quintet: a flush beats a full house (quartet_solver.quintet.hands)
     "compare": ["quintet", "compare", "Ac Ad As Kc Kd", "Ah Kh Jh 9h 8h"],
     "compare_rev": ["quintet", "eval", "Ah Kh Jh 9h 8h", "Ac Ad As Kc Kd"],
     "compare_json": ["quintet", "compare", "Ac Ad As Kc Kd", "Ah Kh Jh 9h 8h", "--json"],

@@ -1,4 +1,4 @@
-"""The exception hierarchy fixed by DESIGN.md ("Errors")."""
+"""The exception hierarchy of quartet_solver.errors (its module docstring)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 import quartet_solver
 from quartet_solver import errors
 
-# (name, direct bases in declaration order) exactly as DESIGN.md states them
+# (name, direct bases in declaration order) exactly as the errors module declares them
 EXPECTED = {
     "QuartetError": ("Exception",),
     "NotationError": ("QuartetError", "ValueError"),

@@ -293,7 +293,7 @@ def test_roem_bound_after_play_equals_a_fresh_load(rules):
 
 
 def test_two_trick_table_keeps_positions_apart():
-    """The two-trick table (``kj_two``) holds bounds by exact key within a solve's
+    """The two-trick table (``kj_search_last_two``) holds bounds by exact key within a solve's
     generation (one game: the same trump and rules): positions with two tricks
     left that differ only in the pit flags or the leader get, searched one after
     the other in one generation, the values each gets in a fresh one (future d
@@ -375,7 +375,7 @@ def _check_two_trick_boundary(st: PlayState) -> None:
 
 def test_two_trick_boundaries_against_minimax():
     """With two tricks left at a trick boundary every search ends in the nested
-    loops of ``kj_two``.  The first six tricks here are played keeping trumps
+    loops of ``kj_search_last_two``.  The first six tricks here are played keeping trumps
     where the rules allow, so that the last two often need trumping,
     over-trumping and (Amsterdam) the partner's rule."""
     rng = random.Random(2718)
@@ -421,13 +421,13 @@ def _check_roem_game(st: PlayState) -> None:
 @given(seed=hst.integers(0, 2**30), rules=hst.sampled_from(RULESETS))
 def test_hypothesis_roem_game_three_tricks_against_minimax(seed, rules):
     """The roem game from three tricks left (the plain trick search, where
-    the leads that can be in no roem are merged by power: kj_merge_dead)
+    the leads that can be in no roem are merged by power: kj_merge_roemless)
     against its plain minimax."""
     _check_roem_game(_roem_endgame(random.Random(seed), 3, rules))
 
 
 # Three-trick boundaries where merging two leads that can be in no roem across
-# another hand's card (kj_merge_dead without the power rule) gives a wrong roem
+# another hand's card (kj_merge_roemless without the power rule) gives a wrong roem
 # game: found by running such a build against the minimax (12 of 3,178 random
 # positions); each is checked against the minimax.  (deal, trump, declarer,
 # leader, rules, cards played)

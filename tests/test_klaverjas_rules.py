@@ -1,7 +1,7 @@
 """Klaverjas rules: legality (Amsterdam and Rotterdam), trick winner, roem, card points,
 rule presets and options, illegal-move messages and deals (PBN, random, daily).
 
-Every example of RULES.md section "Klaverjas" is a hand-built unit test here; each
+Every example of the rules (quartet_solver.klaverjas.rules) is a hand-built unit test here; each
 legality case is checked against the package AND against the independent reference
 ``klaverjas_reference.py``.
 """

@@ -1,9 +1,10 @@
 """Exact double-dummy solver for Klaverjas (all four hands visible).
 
-The objective is the **net score** of the playing team (RULES.md, "Klaverjas"):
-its score minus the other team's after pit and nat; the playing team maximises
-it, the other team minimises it.  Every position can be solved: the start of a
-hand, between tricks or in the middle of a trick.
+The objective is the **net score** of the playing team (the rules:
+:mod:`quartet_solver.klaverjas.rules`): its score minus the other team's after
+pit and nat; the playing team maximises it, the other team minimises it.
+Every position can be solved: the start of a hand, between tricks or in the
+middle of a trick.
 
 >>> from quartet_solver.klaverjas import Deal, PlayState
 >>> st = PlayState(Deal.random(seed=7), trump="s", declarer="N", leader="E")
@@ -16,93 +17,16 @@ True
 >>> after.value == res.value and len(res.pv) == 32
 True
 
-How it works (the exact decomposition, implemented in ``cext/klaverjas.pxi``):
-let ``d`` = playing team total - other total (cards, last trick, roem, pit).
-The hand is made iff ``d > 0`` (``d >= 0`` when ``tie_is_nat`` is False); then
-``net = d``, else ``net = -(162 + all roem + pit)``.  Every made outcome is worth
-more than every nat outcome to the playing team, so with ``D`` the minimax value
-of the additive ``d``:
-
-1. if ``D`` is made, the value is ``D`` (the playing team's ``d``-optimal strategy
-   guarantees ``net = d >= D``; the defenders' ``d``-optimal strategy gives
-   ``d <= D`` and so ``net <= D`` whether made or nat);
-2. otherwise the defenders can force nat and the value is the minimax of
-   ``h = BIG if made else -(162 + roem + pit)`` (``net <= h`` everywhere, and
-   equality holds on every outcome of a defenders' ``h``-optimal strategy;
-   a playing-team ``h``-optimal strategy gets ``net >= value`` on nat outcomes
-   and ``net > 0`` on made ones).
-
-In case 2 the value lies between ``base - R`` and ``base``, where ``base =
--(162 + roem so far)`` and ``R`` is the value of the *roem game* (the roem and
-pit still to come, which the playing team minimises and the other team
-maximises, nobody playing for the hand): the playing team's ``R``-optimal
-strategy holds every nat outcome to ``net >= base - R`` and made outcomes are
-worth more.  The roem game is cheaper to search than ``h``, so the exact ``h``
-comes from null-window tests down from ``base`` (MTD(f)), each test ``h >= x``
-first tried as the test ``R <= base - x`` (``R = 0`` settles ``value = base``;
-after a test has shown ``value <= r``, ``R <= base - r`` settles ``value = r``);
-and in the ``h`` search, where the other team leads a trick (with three
-tricks left or more), a test of the roem game goes before the ``h`` search
-there: it can show ``h >= x`` for all that team's leads at once.  Where no
-line can make the hand any more (by the cheap bound of ``d``), ``h`` is
-``base - R`` exactly, and the roem game is searched there instead.
-
-All are fail-soft alpha-beta searches with one transposition table of bounds,
-keyed by the exact remaining hands, the leader and the two "won every trick so
-far" flags; with five or more tricks left, zero-point cards that can no longer
-be in a run move down to the lowest ranks of their suit in the key (the same
-game: the same order against every other card, no points, no roem).  The ``h``
-search keeps no score in its key: ``h - base`` depends only on the position and
-on ``need`` (the hand is made iff the future ``d`` exceeds it) and never grows
-with ``need``, so its entries hold a lower bound valid up to one ``need`` and an
-upper bound valid from one ``need`` on.  With three tricks left or more the
-searches also keep a *twin table*: two positions whose suits have as many cards
-out, held by the same hands in the same order of power, and the same *roem
-cards* (the cards still out that can be in a roem to come: runs whose cards
-are all out with distinct holders, a four of a kind, stuk) at the same places
-by power are the same game but for the card points -- matched cards are legal
-at the same moments, win the same tricks, and a trick's roem is that of its
-roem cards, matched to themselves, so it scores the same roem -- so their
-values of ``d`` differ by at most the sum ``delta`` of the point differences of
-matched cards: a twin's bounds, widened by ``delta``, bound the position.  The
-top trumps one team holds above the other team's highest win for that team in
-whatever trick they fall, so their share of the differences moves ``d`` by a
-known ``shift`` instead: the bounds are moved by ``shift`` and widened by the
-rest only.  In the ``h`` search a hand made at ``need - shift + delta`` in
-the twin is made at ``need`` here (so the twin's bounds hold at a shifted
-``need``); in the roem game twins have the same value, so there the twin table
-alone holds the bounds (from two tricks left).  Cheap
-bounds (points still available; roem, which takes one card of each of distinct
-players; the points of top trumps held by one team), interchangeable zero-point
-cards merged (same hand and suit, no other hand's card between them, in no
-possible roem) and move ordering down to five tricks left; with four or three
-tricks left, a plain search of each trick that updates the state once per
-trick (only the lead ordered); with two left, four nested loops over the first
-of them with the last scored directly, without the transposition table
-(cheaper than its probe; the roem game still keeps its twins there) but with a
-small *two-trick table* of its own, by exact key, which the ``d`` search and
-the roem game probe first (16 KiB: it stays in the cache).  Which roem is
-possible at all is read once per loaded position from the holdings: a run, a
-four of a kind or stuk that one player's holding rules out (two of its cards
-in one hand) stays ruled out, so the cheap roem bound, the roem cards and the
-merges only mask the cards still out.
-Everywhere a *killer* goes first, before the table's best card: the card
-that last cut a search at the same place of a trick (tricks done, seat to
-play, led suit, winning card so far; for a lead, the suit led to the trick
-before).  The transposition table has buckets of two entries, one cache
-line, and sits on huge pages where Linux allows it.  Each table has a
-*presence filter* beside it (32 KiB, a bit per class of hashes, cleared for
-each solve): most probes find nothing, and where the filter's bit is clear
-the probe is skipped, and with it a likely cache miss.
-``d`` is solved by one principal variation search on the window from the made
-threshold up: the first card of each node with a wide window, the others by a
-null-window test that they are no better (searched again if they are).  It fails
-low when the hand is nat; else its value is exact.  At its nodes with a wide
-window a card searched again costs much, so there, and at every node of the
-first three tricks (the largest subtrees), the cards (after the killer) are
-ordered by an estimate: alpha-beta to the end of the trick, the position then
-valued by the middle of its cheap bounds.  The nat search and the roem
-game use null-window tests.
+How it works, in short: the net score splits into the minimax of the score
+difference ``d`` (exact when the hand is made), the minimax of a made-or-nat
+value ``h`` where it is nat, and the *roem game*, which bounds ``h`` cheaply;
+all three are fail-soft alpha-beta searches with a transposition table, a
+table of *twins* (positions equal but for the card points), cheap bounds,
+move ordering by killers and estimates, and dedicated searches of the last
+tricks, in the compiled kernel (``cext/klaverjas_*.pxi``).  The whole
+description, with the proofs of the decomposition and the limits, is the
+guide "The Klaverjas double-dummy solver: how it works"
+(``docs/klaverjas_solver.md``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Exact card-location inference for Kwartet from one player's point of view.
 
-The model (RULES.md, "Inference model"): every deal is equally likely a priori;
+The model: every deal is equally likely a priori;
 the posterior is uniform over the deals consistent with the observer's own hand
 and every public event.  A deal is consistent when replaying the public log on
 it produces exactly that log:

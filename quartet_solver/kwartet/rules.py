@@ -1,4 +1,4 @@
-"""Kwartet rule options (RULES.md, "Kwartet").
+"""Kwartet rule options: the standard game and its variants (see :class:`Rules`).
 
 >>> Rules().to_dict()
 {'remainder': 'pile', 'bonus_turn': False, 'draw_pile': 0, 'memory': 0}
