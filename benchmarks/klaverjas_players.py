@@ -14,8 +14,8 @@ Run::
 
 A pairing is ``A-B`` with each side a level of ``klaverjas.LEVELS`` (``easy``,
 ``normal``, ``strong``) or ``random``.  ``--timing`` also reports the time per
-card decision and per bid of the sampling levels (one process, median and
-99th percentile).
+card decision and per bid of the sampling levels and of ``SamplingBot()``
+with its defaults (one process, median and 99th percentile).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from quartet_solver.klaverjas import Deal, RandomBot, Rules, make_bot, play_hand
+from quartet_solver.klaverjas import Deal, RandomBot, Rules, SamplingBot, make_bot, play_hand
 
 PAIRS = ("normal-easy", "easy-random", "strong-normal")
 
@@ -81,7 +81,12 @@ def timing(level: str, hands: int, seed: int) -> dict[str, object]:
     for h in range(hands):
         bots = []
         for s in range(4):
-            bot = make_bot(level if s % 2 == 0 else "easy", seed=seed + s)
+            if s % 2 == 1:
+                bot = make_bot("easy")
+            elif level == "default":
+                bot = SamplingBot(seed=seed + s)
+            else:
+                bot = make_bot(level, seed=seed + s)
             if s % 2 == 0:
                 choose_card, choose_bid = bot.choose_card, bot.choose_bid
 
@@ -123,12 +128,13 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = []
-    for pair in args.pairs.split(","):
+    for pair in filter(None, (p.strip() for p in args.pairs.split(","))):
         a, b = pair.strip().split("-")
         for rules in args.rules.split(","):
             Rules.named(rules)
             rows.append(ladder(a, b, rules.strip(), args.deals, args.seed, args.processes))
-    times = [timing(level, args.timing, args.seed) for level in ("normal", "strong")] if args.timing else []
+    levels = ("normal", "default", "strong")     # default: SamplingBot() with its default samples
+    times = [timing(level, args.timing, args.seed) for level in levels] if args.timing else []
     if args.json:
         print(json.dumps({"ladder": rows, "timing": times}))
         return 0
