@@ -113,7 +113,7 @@ def run(players: int, hands: int, level: str, workers: int, time_limit: float, k
     log = open(tmp / "server.log", "wb")
     server = subprocess.Popen([sys.executable, "-m", "quartet_solver", "klaverjas", "serve", "--host", "127.0.0.1",
                                "--port", str(port), "--db", str(db), "--workers", str(workers), "--quiet"],
-                              stdout=log, stderr=subprocess.STDOUT)
+                              stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
     try:
         deadline = time.monotonic() + 60
         while True:

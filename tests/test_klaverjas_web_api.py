@@ -59,7 +59,8 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "quartet_solver", "klaverjas", "serve", "--host", "127.0.0.1",
                  "--port", str(port), "--db", str(self.db), "--workers", str(self.workers), "--quiet"],
-                stdout=log, stderr=subprocess.STDOUT)
+                stdout=log, stderr=subprocess.STDOUT,
+                cwd=self.db.parent)     # not the source tree: the installed package, with its core
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:

@@ -80,7 +80,8 @@ def server(tmp_path_factory):
     proc = subprocess.Popen(
         [sys.executable, "-m", "quartet_solver", "klaverjas", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--db", str(tmp / "games.sqlite")],
-        stdout=log, stderr=subprocess.STDOUT)
+        stdout=log, stderr=subprocess.STDOUT,
+        cwd=tmp)      # not the source tree: the installed package, with its compiled core
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
