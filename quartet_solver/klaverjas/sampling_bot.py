@@ -81,6 +81,7 @@ class SamplingBot:
         self.time_budget = None if time_budget is None else float(time_budget)
         self.seed = check_seed(seed)
         self.name = name
+        self.last_samples = 0
         self._fresh = 0
 
     def _seed_for(self, *parts: object) -> int:
@@ -107,7 +108,8 @@ class SamplingBot:
 
     def card_totals(self, view: PlayView) -> dict[Card, int]:
         """Each legal card's total double-dummy net for the playing team over
-        the sampled deals, and (key ``None`` is not used) the sample count in
+        the sampled deals; the number of deals solved (fewer than
+        :attr:`samples` when the time budget ran out) is left in
         :attr:`last_samples`."""
         start = time.perf_counter()
         seed = self._seed_for("card", view.seat, view.hand, [f"{SEATS[s]}{c}" for s, c in view.history])
