@@ -21,7 +21,13 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "killpg") or not os.path.isdir("
                                 reason="needs POSIX process groups and /proc")
 
 HAND = "Jh 9h Ah Th As Ks Ad 7c"
-SECONDS = 5.0       # the most an interrupt may take to end everything (well under 1 s when idle)
+# the most an interrupt may take to end everything: well under 1 s when idle, a few seconds on a
+# busy machine with the unoptimised build of the tests (before the fix: the whole run, minutes)
+SECONDS = 10.0
+# a caller's own process pool: its workers get the Ctrl-C themselves and its shutdown is the
+# caller's ``with`` block (about 1 s idle with an optimised build; up to 5.1 s seen with the
+# unoptimised build of the tests)
+SECONDS_GIVEN_POOL = 15.0
 
 
 def _group(pgid: int) -> set[int]:
@@ -131,7 +137,7 @@ def test_library_bid_stops_on_ctrl_c(mode, processes):
     code, took, err = _interrupt([sys.executable, "-c", LIBRARY.format(hand=HAND), mode], b"solving",
                                  processes)
     assert code == 130, err
-    assert took < SECONDS, (took, err)
+    assert took < (SECONDS_GIVEN_POOL if mode == "process-executor" else SECONDS), (took, err)
     assert err.rstrip().endswith("interrupted"), err
     if mode != "process-executor":      # a given pool's workers get the Ctrl-C too: theirs to print
         assert "Traceback" not in err, err
