@@ -21,12 +21,11 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "killpg") or not os.path.isdir("
                                 reason="needs POSIX process groups and /proc")
 
 HAND = "Jh 9h Ah Th As Ks Ad 7c"
-# the most an interrupt may take to end everything: well under 1 s when idle, a few seconds on a
-# busy machine with the unoptimised build of the tests (before the fix: the whole run, minutes)
+# the most an interrupt may take to end everything: the bound leaves room for a busy machine and
+# the unoptimised build of the tests
 SECONDS = 10.0
 # a caller's own process pool: its workers get the Ctrl-C themselves and its shutdown is the
-# caller's ``with`` block (about 1 s idle with an optimised build; up to 5.1 s seen with the
-# unoptimised build of the tests)
+# caller's ``with`` block, so it gets more room
 SECONDS_GIVEN_POOL = 15.0
 
 
