@@ -11,6 +11,7 @@ Run::
 
     python benchmarks/klaverjas_players.py --deals 2000 --processes 2
     python benchmarks/klaverjas_players.py --pairs normal-easy --rules rotterdam --deals 200
+    python benchmarks/klaverjas_players.py --pairs strong-normal --log ladder.jsonl   # resumable
 
 A pairing is ``A-B`` with each side a level of ``klaverjas.LEVELS`` (``easy``,
 ``normal``, ``strong``) or ``random``.  ``--timing`` also reports the time per
@@ -55,19 +56,40 @@ def _chunk(args: tuple[str, str, str, int, list[int]]) -> list[float]:
     return [duplicate_deal(a, b, rules, seed, i) for i in indices]
 
 
-def ladder(a: str, b: str, rules: str, deals: int, seed: int, processes: int) -> dict[str, object]:
+def _logged(log: str | None, key: list[object]) -> dict[int, float]:
+    """The per-deal results of earlier runs of this pairing that ``log`` holds."""
+    if not log or not os.path.exists(log):
+        return {}
+    done = {}
+    with open(log) as f:
+        for line in f:
+            row = json.loads(line)
+            if row["key"] == key:
+                done[row["index"]] = row["diff"]
+    return done
+
+
+def ladder(a: str, b: str, rules: str, deals: int, seed: int, processes: int,
+           log: str | None = None) -> dict[str, object]:
     start = time.perf_counter()
-    chunks = [(a, b, rules, seed, list(range(i, min(deals, i + 25)))) for i in range(0, deals, 25)]
-    diffs: list[float] = []
-    done = 0
+    key: list[object] = [a, b, rules, seed]
+    results = {i: d for i, d in _logged(log, key).items() if i < deals}
+    todo = [i for i in range(deals) if i not in results]
+    chunks = [(a, b, rules, seed, todo[i:i + 25]) for i in range(0, len(todo), 25)]
+    done = len(results)
     with ProcessPoolExecutor(processes) as pool:
-        for part in pool.map(_chunk, chunks):
-            diffs += part
+        for indices, part in zip((c[4] for c in chunks), pool.map(_chunk, chunks)):
+            results.update(zip(indices, part))
+            if log:
+                with open(log, "a") as f:
+                    for i, d in zip(indices, part):
+                        f.write(json.dumps({"key": key, "index": i, "diff": d}) + "\n")
             done += len(part)
             rate = done / (time.perf_counter() - start)
             print(f"\r  {a} vs {b} ({rules}): {done}/{deals} deals, {rate:.2f}/s", end="", file=sys.stderr,
                   flush=True)
     print(file=sys.stderr)
+    diffs = [results[i] for i in sorted(results)]
     mean = statistics.fmean(diffs)
     ci = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
     return {"a": a, "b": b, "rules": rules, "deals": len(diffs), "mean": mean, "ci95": ci,
@@ -125,6 +147,9 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timing", type=int, default=0, metavar="HANDS",
                         help="also time the sampling levels' decisions over this many hands")
+    parser.add_argument("--log", metavar="FILE",
+                        help="append each deal's result to FILE (JSON lines) and skip the deals it already holds, "
+                             "so an interrupted run resumes")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = []
@@ -132,7 +157,7 @@ def main() -> int:
         a, b = pair.strip().split("-")
         for rules in args.rules.split(","):
             Rules.named(rules)
-            rows.append(ladder(a, b, rules.strip(), args.deals, args.seed, args.processes))
+            rows.append(ladder(a, b, rules.strip(), args.deals, args.seed, args.processes, args.log))
     levels = ("normal", "default", "strong")     # default: SamplingBot() with its default samples
     times = [timing(level, args.timing, args.seed) for level in levels] if args.timing else []
     if args.json:
