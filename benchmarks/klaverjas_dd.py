@@ -39,11 +39,11 @@ def pct(values, q):
 
 
 def endgames_vs_minimax(count: int, rules: Rules, seed: int) -> None:
-    """Side by side with the slow reference (tests/klaverjas_minimax.py: plain
+    """Side by side with the slow reference (tests/reference/klaverjas_minimax.py: plain
     minimax, no pruning): every legal card's value of random endgames with three
     tricks left (often mid-trick), same positions, same process."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-    from klaverjas_minimax import card_values as ref_card_values
+    from reference.klaverjas_minimax import card_values as ref_card_values
 
     rng = random.Random(seed + 1)
     states = []

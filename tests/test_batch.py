@@ -240,27 +240,3 @@ def test_quintet_study_losses():
     pure_rows = [HABITS.index(h) for h in HABITS if "shuffled" not in h]
     assert (study.losses[pure_rows] >= study.losses[HABITS.index("max-min pure arrangement")] - 1e-9).all()
     assert (study.losses >= -1e-9).all()
-
-
-def test_study_commands(tmp_path, capsys):
-    import json
-
-    from quartet_solver.cli import main
-
-    assert main(["klaverjas", "study", "bids", "--deals", "3", "--seed", "1", "--processes", "1", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["deals"] == 3 and out["cases"] == 48 and len(out["advice"]) == 2
-    assert main(["quintet", "study", "--deals", "1", "--seed", "1", "--processes", "1", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["deals"] == 1 and len(out["habits"]) == 6
-    assert main(["klaverjas", "study", "bids", "--deals", "0", "--processes", "1"]) == 2
-    assert main(["klaverjas", "study"]) == 2
-    assert "give a study" in capsys.readouterr().err
-    pytest.importorskip("matplotlib")
-    png = tmp_path / "bids.png"
-    assert main(["klaverjas", "study", "bids", "--deals", "2", "--seed", "1", "--processes", "1",
-                 "--plot", str(png)]) == 0
-    assert png.read_bytes()[:4] == b"\x89PNG" and "double dummy" in capsys.readouterr().out.lower()
-    png = tmp_path / "quintet.png"
-    assert main(["quintet", "study", "--deals", "1", "--seed", "2", "--processes", "1", "--plot", str(png)]) == 0
-    assert png.read_bytes()[:4] == b"\x89PNG"

@@ -2,7 +2,7 @@
 
 Endgames (2-4 tricks left, often mid-trick) come from random play of random
 deals; a biased player makes one team win tricks so that pit and close scores
-(nat) are common.  The reference is tests/klaverjas_minimax.py (no pruning, no TT,
+(nat) are common.  The reference is tests/reference/klaverjas_minimax.py (no pruning, no TT,
 straight on top of PlayState).
 """
 
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from klaverjas_minimax import card_values as ref_card_values
-from klaverjas_minimax import minimax, minimax_of
+from reference.klaverjas_minimax import card_values as ref_card_values
+from reference.klaverjas_minimax import minimax, minimax_of
 from quartet_solver.cards import Card, Deck, Rank, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import Deal, PlayState, Rules

@@ -3,7 +3,7 @@
 The review identity (final net = DD value at the start - the playing team's
 losses + the other team's) on many random hands, the per-card properties,
 cross-checks against fresh solves and the plain minimax of
-tests/klaverjas_minimax.py, the JSON round trip of the input, bad input and
+tests/reference/klaverjas_minimax.py, the JSON round trip of the input, bad input and
 the ``klaverjas review`` command.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from klaverjas_minimax import minimax
+from reference.klaverjas_minimax import minimax
 
 from quartet_solver import klaverjas as kj
 from quartet_solver.errors import IllegalActionError, InvalidStateError, NotationError, QuartetError, SolverError

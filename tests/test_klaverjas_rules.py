@@ -3,7 +3,7 @@ rule presets and options, illegal-move messages and deals (PBN, random, daily).
 
 Every example of the rules (quartet_solver.klaverjas.rules) is a hand-built unit test here; each
 legality case is checked against the package AND against the independent reference
-``klaverjas_reference.py``.
+``tests/reference/klaverjas_rules.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import klaverjas_reference as ref
+from reference import klaverjas_rules as ref
 from quartet_solver.cards import Card, CardSet, Deck, Suit
 from quartet_solver.errors import IllegalActionError, InvalidStateError, NotationError, QuartetError
 from quartet_solver.klaverjas import Deal, PlayState, Rules

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from klaverjas_sampling_reference import all_consistent_deals, replays
+from reference.klaverjas_sampling import all_consistent_deals, replays
 from quartet_solver.cards import Card, CardSet, Deck, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import (

@@ -1,5 +1,5 @@
 """Klaverjas play and scoring: hand-built scoring cases (nat, pit, stuk options, the 162
-total) and a random-playout conformance test against ``klaverjas_reference.py``.
+total) and a random-playout conformance test against ``tests/reference/klaverjas_rules.py``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import klaverjas_reference as ref
+from reference import klaverjas_rules as ref
 from quartet_solver.cards import Card, Deck, Suit
 from quartet_solver.errors import IllegalActionError, NotationError
 from quartet_solver.klaverjas import Deal, HandResult, PlayState, Rules, Trick

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kwartet_novice_reference import novice_game
+from reference.kwartet_novice import novice_game
 
 from quartet_solver import _core
 from quartet_solver.errors import IllegalActionError, InvalidStateError, NotationError
@@ -240,7 +240,7 @@ def test_fast_kernel_invariants():
        max_asks=st.one_of(st.integers(0, 80), st.just(10**6)))
 def test_fast_kernel_replays_on_engine(n_quartets, players, to_dealer, bonus, seed, max_asks):
     """Game by game, the compiled novice games equal the same games played on the
-    rules engine with the same random draws (tests/kwartet_novice_reference.py):
+    rules engine with the same random draws (tests/reference/kwartet_novice.py):
     quartets, the order of the last lays and the number of asks, also for
     games stopped at max_asks."""
     games = 3

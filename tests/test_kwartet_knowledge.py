@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from kwartet_bruteforce import brute_posterior
+from reference.kwartet_posterior import brute_posterior
 from quartet_solver.errors import IllegalActionError, InvalidStateError, QuartetError
 from quartet_solver.kwartet import PILE, Deck, Game, Knowledge, MemoryBot, NoviceBot, Rules
 from quartet_solver.kwartet.game import Asked, Revealed

@@ -1,4 +1,4 @@
-"""Quintet hand evaluation against the slow reference in tests/quintet_reference.py."""
+"""Quintet hand evaluation against the slow reference in tests/reference/quintet_hands.py."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import quintet_reference as ref
+from reference import quintet_hands as ref
 from quartet_solver import Card, CardSet, quintet
 from quartet_solver.errors import InvalidStateError, NotationError, QuartetError
 from quartet_solver.quintet import Category

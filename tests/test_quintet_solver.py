@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import quintet_bruteforce as bf
+from reference import quintet_bruteforce as bf
 from quartet_solver import quintet
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.quintet import Arrangement, Deal

@@ -1,6 +1,6 @@
 """Exhaustive references for small Quintet games (k = 2, 3), independent of the package.
 
-Hand comparison uses tests/quintet_reference.py (keys from the rules); arrangements are
+Hand comparison uses tests/reference/quintet_hands.py (keys from the rules); arrangements are
 enumerated with itertools.  Cards are 32-layout indices 0..31 (bit i of a Quintet mask).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 
-import quintet_reference as ref
+from reference import quintet_hands as ref
 
 
 def bits(mask: int) -> list[int]:

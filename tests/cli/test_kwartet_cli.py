@@ -1,0 +1,31 @@
+"""The ``kwartet`` commands: simulate, deck, play and infer, and their errors."""
+
+from __future__ import annotations
+
+import json
+
+from clirun import run
+
+
+def test_commands(tmp_path):
+    code, out, err = run(["kwartet", "simulate", "--games", "200", "--bots", "novice,novice,novice,novice", "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["games"] == 200 and len(data["bots"]) == 4
+    code, out, err = run(["kwartet", "simulate", "--games", "4", "--bots", "inference,memory,novice", "--quiet"])
+    assert code == 0 and "win rate" in out
+    code, out, err = run(["kwartet", "deck", "--deck", "world", "--json"])
+    assert code == 0 and len(json.loads(out)["quartets"]) == 12
+    code, out, err = run(["kwartet", "play", "--seed", "2", "--bots", "memory,novice,novice", "--json"])
+    assert code == 0 and json.loads(out)["over"]
+    code, out, err = run(["kwartet", "infer", "--asks", "8", "--json"])
+    assert code == 0 and "probabilities" in json.loads(out)
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"quartets": {"A": ["x"]}}', encoding="utf-8")
+    for args in (["simulate", "--deck", str(bad)], ["simulate", "--bots", "x,y,z"], ["deck", "--deck", "zzz"],
+                 ["simulate", "--games", "0"], ["infer", "--asks", "-3"], ["infer", "--seat", "9"]):
+        code, out, err = run(["kwartet", *args])
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
