@@ -21,6 +21,7 @@ except ImportError as exc:  # a source checkout without a build, or a build for 
     ) from None
 from .cards import Card, CardSet, Deck, Rank, Suit, parse_cards
 from .errors import (
+    ArgumentError,
     IllegalActionError,
     InvalidStateError,
     NotationError,
@@ -43,5 +44,6 @@ __all__ = [
     "NotationError",
     "IllegalActionError",
     "InvalidStateError",
+    "ArgumentError",
     "SolverError",
 ]

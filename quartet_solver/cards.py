@@ -27,14 +27,14 @@ the card index is only the natural, canonical order used for sorting and display
 from __future__ import annotations
 
 import enum
-import numbers
 import random as _random
 import re
 from collections.abc import Iterable, Iterator
 from typing import TypeVar, Union
 
 from . import _core
-from .errors import InvalidStateError, NotationError
+from .checks import as_int, check_seed
+from .errors import ArgumentError, InvalidStateError, NotationError
 
 __all__ = [
     "Suit",
@@ -220,7 +220,7 @@ class Card:
         """The card with dense index ``index`` (``0..51``)."""
         i = as_int(index)
         if i is None or not 0 <= i < 52:
-            raise InvalidStateError(f"card index must be an int in 0..51, got {index!r}")
+            raise ArgumentError(f"card index must be an int in 0..51, got {index!r}")
         return cls._ALL[i]
 
     @classmethod
@@ -472,46 +472,6 @@ class CardMap(dict[Card, _V]):
         return f"CardMap({dict.__repr__(self)})"
 
 
-def as_int(value: object) -> int | None:
-    """``value`` as an int when it is an integer (Python's or numpy's; not a
-    bool), else None: how the library's checks read seats, counts and indices.
-
-    >>> import numpy as np
-    >>> as_int(np.int64(3)), as_int(True), as_int(3.0), as_int("3")
-    (3, None, None, None)
-    """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        return None
-    return int(value)
-
-
-def check_seed(seed: object) -> int | str | None:
-    """A random seed of the library, checked: ``None``, an int ``>= 0`` (numpy
-    integers too, returned as an int) or a string.  Anything else raises
-    :class:`~quartet_solver.errors.InvalidStateError`: :class:`random.Random`
-    would crash on it or (a NaN) seed itself differently in every process, and
-    it seeds itself with the absolute value of an int, so ``-7`` would give the
-    stream of ``7``.
-
-    >>> check_seed("abc"), check_seed(7)
-    ('abc', 7)
-    >>> check_seed(1.5)
-    Traceback (most recent call last):
-    ...
-    quartet_solver.errors.InvalidStateError: seed must be an int >= 0, a string or None, got 1.5
-    >>> check_seed(-7)
-    Traceback (most recent call last):
-    ...
-    quartet_solver.errors.InvalidStateError: seed must be an int >= 0, a string or None, got -7
-    """
-    if seed is None or isinstance(seed, str):
-        return seed
-    value = as_int(seed)
-    if value is None or value < 0:
-        raise InvalidStateError(f"seed must be an int >= 0, a string or None, got {seed!r}")
-    return value
-
-
 def format_cards(cards: CardsLike, sep: str = " ") -> str:
     """Canonical text of a sequence of cards (Card objects or card text), in the
     given order.
@@ -558,7 +518,7 @@ class CardSet:
         """The set whose bit ``i`` is set for every card index ``i``."""
         m = as_int(mask)
         if m is None or not 0 <= m < (1 << 52):
-            raise InvalidStateError(f"card mask must be an int in [0, 2**52), got {mask!r}")
+            raise ArgumentError(f"card mask must be an int in [0, 2**52), got {mask!r}")
         result = object.__new__(cls)
         object.__setattr__(result, "_mask", m)
         return result

@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from .cards import as_int
-from .errors import InvalidStateError, SolverError
+from .checks import as_int, check_client, check_processes, check_progress
+from .errors import SolverError
 
 __all__ = ["IN_FLIGHT", "usable_cpus", "worker_count", "chunk_size", "map_chunks", "check_processes",
            "check_client", "check_progress", "Slots"]
@@ -87,31 +87,6 @@ def chunk_size(total: int, workers: int, largest: int) -> int:
     (32, 2, 1)
     """
     return min(largest, max(1, math.ceil(total / (32 * workers))))
-
-
-def check_processes(processes: object) -> int | None:
-    """``processes`` checked: ``None`` or a positive int (numpy too)."""
-    if processes is None:
-        return None
-    n = as_int(processes)
-    if n is None or n < 1:
-        raise InvalidStateError(f"processes must be a positive int or None, got {processes!r}")
-    return n
-
-
-def check_client(client: Any) -> Any:
-    """``client`` checked: ``None``, a dask.distributed ``Client`` or any
-    executor with ``submit``."""
-    if client is not None and not callable(getattr(client, "submit", None)):
-        raise InvalidStateError(f"client must be a dask.distributed Client or an executor with submit(), "
-                                f"got {client!r}")
-    return client
-
-
-def check_progress(progress: object) -> None:
-    """``progress`` checked: ``None`` or a callable ``progress(done, total)``."""
-    if progress is not None and not callable(progress):
-        raise InvalidStateError(f"progress must be a callable progress(done, total) or None, got {progress!r}")
 
 
 class Slots:

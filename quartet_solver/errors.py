@@ -22,6 +22,7 @@ __all__ = [
     "NotationError",
     "IllegalActionError",
     "InvalidStateError",
+    "ArgumentError",
     "SolverError",
 ]
 
@@ -40,7 +41,27 @@ class IllegalActionError(QuartetError, ValueError):
 
 class InvalidStateError(QuartetError, ValueError):
     """Input that parses but is not a valid position: wrong card counts,
-    duplicated or missing cards, inconsistent options."""
+    duplicated or missing cards, a history no deal explains, inconsistent
+    options.  A bad argument in itself (a negative count, an unknown option
+    name) raises its subclass :class:`ArgumentError`."""
+
+
+class ArgumentError(InvalidStateError):
+    """An argument outside what a function accepts: a count, a seed, a limit, a
+    time budget or an option's name, whatever the position or game it goes with.
+
+    It derives from :class:`InvalidStateError`, which such arguments raised
+    before this class existed, so ``except InvalidStateError`` still catches
+    them; ``except ArgumentError`` tells a bad argument from a position that
+    cannot occur.
+
+    >>> from quartet_solver.checks import check_seed
+    >>> try:
+    ...     check_seed(-1)
+    ... except ArgumentError as exc:
+    ...     print(exc)
+    seed must be an int >= 0, a string or None, got -1
+    """
 
 
 class SolverError(QuartetError, RuntimeError):

@@ -13,6 +13,7 @@ EXPECTED = {
     "NotationError": ("QuartetError", "ValueError"),
     "IllegalActionError": ("QuartetError", "ValueError"),
     "InvalidStateError": ("QuartetError", "ValueError"),
+    "ArgumentError": ("InvalidStateError",),
     "SolverError": ("QuartetError", "RuntimeError"),
 }
 
@@ -78,3 +79,42 @@ def test_library_raises_its_own_errors():
     assert isinstance(info.value, quartet_solver.QuartetError)
     with pytest.raises(errors.InvalidStateError):
         quartet_solver.CardSet("Ah").remove("Kd")
+
+
+def _raised(call) -> type[BaseException]:
+    try:
+        call()
+    except errors.QuartetError as exc:
+        return type(exc)
+    raise AssertionError("no error raised")
+
+
+def test_bad_arguments_and_impossible_states_raise_different_errors():
+    from quartet_solver import klaverjas as kj
+    from quartet_solver import quintet
+
+    hand = "Jh 9h Ah Th 7c 8d As Ks"
+    bad_arguments = [
+        lambda: kj.Deal.random(seed=-1),
+        lambda: kj.analyse_bid(hand, samples=0),
+        lambda: kj.analyse_bid(hand, samples=4, processes=0),
+        lambda: kj.solve(kj.PlayState(kj.Deal.random(seed=1), trump="h", declarer="N", leader="E"), node_limit=0),
+        lambda: kj.Rules.named("utrecht"),
+        lambda: kj.make_bot("grandmaster"),
+        lambda: kj.SamplingBot(samples=0),
+        lambda: kj.SamplingBot(time_budget=float("nan")),
+        lambda: kj.dd_tables(-3, "N", processes=1),
+        lambda: quartet_solver.CardSet.from_mask(-1),
+    ]
+    for call in bad_arguments:
+        assert _raised(call) is errors.ArgumentError
+    impossible_states = [
+        lambda: kj.analyse_bid("Jh 9h Ah", samples=4),                     # three cards
+        lambda: kj.Deal.parse("N:AKQJT987.... ... ... ..."),               # wrong card counts
+        lambda: quintet.Deal.parse("Ah Kh"),                               # not 5k cards
+        lambda: quartet_solver.CardSet("Ah").remove("Kh"),                 # a card not in the set
+    ]
+    for call in impossible_states:
+        kind = _raised(call)
+        assert kind is not errors.ArgumentError and issubclass(kind, (errors.InvalidStateError,
+                                                                      errors.NotationError))

@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
-from ..cards import CardSet, CardsLike, Deck, Suit, as_int, check_seed
+from ..cards import CardSet, CardsLike, Deck, Suit
+from ..checks import as_int, check_seed
 from ..chunks import chunk_size, map_chunks, worker_count
-from ..errors import InvalidStateError
+from ..errors import ArgumentError
 from .dd import _check_dd_rules, _deal_value_pit, _solve_deal_line, solve_deal
 from .deal import Deal, check_hand, format_hand
 from .rules import SEATS, Rules, as_suit, seat_index
@@ -49,7 +50,7 @@ def _team(team: str | int) -> int:
     seat = as_int(team)
     if seat is not None and seat in (0, 1):
         return seat
-    raise InvalidStateError(f"team must be 'NS' or 'EW', got {team!r}")
+    raise ArgumentError(f"team must be 'NS' or 'EW', got {team!r}")
 
 
 @dataclass(frozen=True)
@@ -450,11 +451,11 @@ def analyse_bid(
     cards = check_hand(hand)
     n_samples, n_processes = as_int(samples), as_int(processes)
     if n_samples is None or n_samples < 1:
-        raise InvalidStateError(f"samples must be a positive int, got {samples!r}")
+        raise ArgumentError(f"samples must be a positive int, got {samples!r}")
     if processes is not None and (n_processes is None or n_processes < 1):
-        raise InvalidStateError(f"processes must be a positive int or None, got {processes!r}")
+        raise ArgumentError(f"processes must be a positive int or None, got {processes!r}")
     if n_samples > MAX_SAMPLES:
-        raise InvalidStateError(f"samples must be at most MAX_SAMPLES = {MAX_SAMPLES:,}, got {samples!r}")
+        raise ArgumentError(f"samples must be at most MAX_SAMPLES = {MAX_SAMPLES:,}, got {samples!r}")
     samples, processes = n_samples, n_processes
     seed = check_seed(seed)
     if seed is None:    # a fresh seed, reported with the result: any run can be repeated

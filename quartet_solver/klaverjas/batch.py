@@ -29,9 +29,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..cards import Deck, as_int, check_seed
+from ..cards import Deck
+from ..checks import as_int, check_seed
 from ..chunks import Slots, check_client, check_processes, check_progress, chunk_size, map_chunks, worker_count
-from ..errors import InvalidStateError
+from ..errors import ArgumentError
 from .analysis import _SUIT_ORDER, _deal, _rules
 from .dd import _deal_value_pit
 from .deal import Deal
@@ -71,7 +72,7 @@ def random_deals(n: int, seed: int | str) -> Iterator[Deal]:
     """
     count, key = _count(n), check_seed(seed)
     if count is None or key is None:
-        raise InvalidStateError(f"random_deals needs a count 0..{MAX_DEALS:,} and a seed, got {n!r}, {seed!r}")
+        raise ArgumentError(f"random_deals needs a count 0..{MAX_DEALS:,} and a seed, got {n!r}, {seed!r}")
     for i in range(count):
         yield Deal.random(_deal_seed(key, i))
 
@@ -129,7 +130,7 @@ def _deal_parts(deals: Sequence[Deal | str], size: int) -> Iterator[_Part]:
         for i in range(start, min(start + size, len(deals))):
             deal = deals[i]
             if not isinstance(deal, (Deal, str)):
-                raise InvalidStateError(f"deal {i} must be a klaverjas Deal or PBN text, got {deal!r}")
+                raise ArgumentError(f"deal {i} must be a klaverjas Deal or PBN text, got {deal!r}")
             n, e, s, w = (h.mask >> 20 for h in _deal(deal).hands)
             masks.append((n, e, s, w))
         yield start, len(masks), None, masks
@@ -146,15 +147,15 @@ def _source(deals: object, seed: object) -> tuple[int, int | str | None, Sequenc
     n = as_int(deals)
     if n is not None:
         if _count(n) is None:
-            raise InvalidStateError(f"the number of deals must be 0..{MAX_DEALS:,}, got {deals!r}")
+            raise ArgumentError(f"the number of deals must be 0..{MAX_DEALS:,}, got {deals!r}")
         key = check_seed(seed)
         return n, (_random.SystemRandom().randrange(1 << 63) if key is None else key), None
     if isinstance(deals, (str, bytes, bytearray)) or not isinstance(deals, Sequence):
-        raise InvalidStateError(f"deals must be a sequence of deals or a number of random deals, got {deals!r}")
+        raise ArgumentError(f"deals must be a sequence of deals or a number of random deals, got {deals!r}")
     if seed is not None:
-        raise InvalidStateError("seed= makes random deals: give it with a number of deals, not with the deals")
+        raise ArgumentError("seed= makes random deals: give it with a number of deals, not with the deals")
     if len(deals) > MAX_DEALS:
-        raise InvalidStateError(f"at most MAX_DEALS = {MAX_DEALS:,} deals, got {len(deals):,}")
+        raise ArgumentError(f"at most MAX_DEALS = {MAX_DEALS:,} deals, got {len(deals):,}")
     return len(deals), None, deals
 
 
@@ -234,6 +235,6 @@ def dd_tables(
     >>> dd_tables("N:AKQJT987... ...", processes=1)
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.InvalidStateError: deals must be a sequence of deals or a number of random deals, got 'N:AKQJT987... ...'
+    quartet_solver.errors.ArgumentError: deals must be a sequence of deals or a number of random deals, got 'N:AKQJT987... ...'
     """
     return _dd_batch(deals, leader, rules, client, processes, seed, progress)[0]

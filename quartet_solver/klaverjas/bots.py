@@ -16,7 +16,8 @@ import random as _random
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..cards import Card, CardSet, Rank, Suit, check_seed
+from ..cards import Card, CardSet, Rank, Suit
+from ..checks import check_seed
 from ..errors import InvalidStateError
 from .rules import PLAIN_ORDER, TRUMP_ORDER, Rules, card_points, seat_index, trick_roem, trick_winner
 from .state import PlayState

@@ -37,8 +37,9 @@ import time
 from dataclasses import dataclass, field
 
 from .._core import KlaverjasKernel
-from ..cards import Card, CardMap, Rank, Suit, as_int
-from ..errors import InvalidStateError
+from ..cards import Card, CardMap, Rank, Suit
+from ..checks import as_int, check_optional_int
+from ..errors import ArgumentError, InvalidStateError
 from .deal import Deal
 from .rules import SEATS, Rules, as_suit, seat_index
 from .state import PlayState
@@ -59,7 +60,7 @@ def _kernel(tt_bits: int) -> KlaverjasKernel:
     # checked before the look-up: 18.0 would find the kernel of 18
     bits = as_int(tt_bits)
     if bits is None or not 4 <= bits <= 30:
-        raise InvalidStateError(f"tt_bits must be an int in 4..30 (a table of 2 ** tt_bits entries), "
+        raise ArgumentError(f"tt_bits must be an int in 4..30 (a table of 2 ** tt_bits entries), "
                                 f"got {tt_bits!r}")
     tt_bits = bits
     kernels = getattr(_LOCAL, "kernels", None)
@@ -78,13 +79,12 @@ def _check_limits(node_limit: object, time_limit: object) -> None:
     >>> _check_limits(-1, None)
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.InvalidStateError: node_limit must be a positive int or None, got -1
+    quartet_solver.errors.ArgumentError: node_limit must be a positive int or None, got -1
     """
-    if node_limit is not None and (as_int(node_limit) or 0) < 1:
-        raise InvalidStateError(f"node_limit must be a positive int or None, got {node_limit!r}")
+    check_optional_int(node_limit, "node_limit", low=1)
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
                                    or not 0 <= float(time_limit) < float("inf")):
-        raise InvalidStateError(f"time_limit must be a number of seconds >= 0 or None, got {time_limit!r}")
+        raise ArgumentError(f"time_limit must be a number of seconds >= 0 or None, got {time_limit!r}")
 
 
 #: The largest pit bonus the solver takes: its tables hold 16-bit scores, and
@@ -101,10 +101,10 @@ def _check_dd_rules(rules: Rules) -> Rules:
     >>> _check_dd_rules(Rules(pit=10**6))
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.InvalidStateError: the double-dummy solver takes a pit of at most 10,000 (its tables hold 16-bit scores), got pit=1000000
+    quartet_solver.errors.ArgumentError: the double-dummy solver takes a pit of at most 10,000 (its tables hold 16-bit scores), got pit=1000000
     """
     if rules.pit > MAX_DD_PIT:
-        raise InvalidStateError(f"the double-dummy solver takes a pit of at most {MAX_DD_PIT:,} "
+        raise ArgumentError(f"the double-dummy solver takes a pit of at most {MAX_DD_PIT:,} "
                                 f"(its tables hold 16-bit scores), got pit={rules.pit}")
     return rules
 
@@ -234,7 +234,7 @@ def solve(
     False
     """
     if not isinstance(state, PlayState):
-        raise InvalidStateError(f"solve() needs a PlayState, got {type(state).__name__}")
+        raise ArgumentError(f"solve() needs a PlayState, got {type(state).__name__}")
     if state.is_over:
         raise InvalidStateError(f"the hand is over: nothing to solve ({state!r})")
     _check_limits(node_limit, time_limit)
@@ -313,10 +313,10 @@ def reaches(state: PlayState, target: int, *, tt_bits: int = DEFAULT_TT_BITS) ->
     (True, False)
     """
     if not isinstance(state, PlayState):
-        raise InvalidStateError(f"reaches() needs a PlayState, got {type(state).__name__}")
+        raise ArgumentError(f"reaches() needs a PlayState, got {type(state).__name__}")
     goal = as_int(target)
     if goal is None:
-        raise InvalidStateError(f"target must be an int (a net score), got {target!r}")
+        raise ArgumentError(f"target must be an int (a net score), got {target!r}")
     target = goal
     if state.is_over:
         return state.result().net >= target

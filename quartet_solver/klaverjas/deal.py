@@ -26,7 +26,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from ..cards import Card, CardSet, CardsLike, Deck, Rank, Suit, as_cards, as_int
+from ..cards import Card, CardSet, CardsLike, Deck, Rank, Suit, as_cards
+from ..checks import as_int
 from ..errors import InvalidStateError, NotationError
 from .rules import SEATS, seat_index
 

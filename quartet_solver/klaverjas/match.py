@@ -12,8 +12,8 @@ import datetime as _dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..cards import as_int, check_seed
-from ..errors import IllegalActionError, InvalidStateError, NotationError
+from ..checks import as_int, check_seed
+from ..errors import ArgumentError, IllegalActionError, InvalidStateError, NotationError
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView
 from .deal import Deal, _date_value
@@ -223,7 +223,7 @@ def play_hand(bots: Sequence[Bot], deal: Deal | str, dealer: str | int, rules: R
     rules = Rules.named(rules)
     n = as_int(number)
     if n is None or n < 1:
-        raise InvalidStateError(f"hand number must be an int >= 1, got {number!r}")
+        raise ArgumentError(f"hand number must be an int >= 1, got {number!r}")
     number = n
     bidding = BiddingState(dealer, rules)
     while not bidding.is_over:

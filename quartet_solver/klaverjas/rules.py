@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal, cast
 
-from ..cards import Card, CardsLike, Rank, Suit, as_card, as_cards, as_int
-from ..errors import InvalidStateError, NotationError
+from ..cards import Card, CardsLike, Rank, Suit, as_card, as_cards
+from ..checks import as_int
+from ..errors import ArgumentError, InvalidStateError, NotationError
 
 __all__ = [
     "SEATS",
@@ -263,13 +264,13 @@ class Rules:
         }
         for attr, allowed in checks.items():
             if getattr(self, attr) not in allowed:
-                raise InvalidStateError(f"rules {attr} must be one of {allowed}, got {getattr(self, attr)!r}")
+                raise ArgumentError(f"rules {attr} must be one of {allowed}, got {getattr(self, attr)!r}")
         pit = as_int(self.pit)
         if pit is None or pit < 0:
-            raise InvalidStateError(f"rules pit must be an int >= 0, got {self.pit!r}")
+            raise ArgumentError(f"rules pit must be an int >= 0, got {self.pit!r}")
         object.__setattr__(self, "pit", pit)  # a numpy integer: a plain int (JSON, hashing)
         if not isinstance(self.tie_is_nat, bool):
-            raise InvalidStateError(f"rules tie_is_nat must be a bool, got {self.tie_is_nat!r}")
+            raise ArgumentError(f"rules tie_is_nat must be a bool, got {self.tie_is_nat!r}")
 
     @classmethod
     def named(cls, name: str | Rules) -> Rules:
@@ -279,11 +280,11 @@ class Rules:
         if isinstance(name, Rules):
             return name
         if not isinstance(name, str):
-            raise InvalidStateError(f"rules must be a Rules or a preset name, got {name!r}")
+            raise ArgumentError(f"rules must be a Rules or a preset name, got {name!r}")
         key = name.strip().lower()
         presets = {"amsterdam": cls.AMSTERDAM, "rotterdam": cls.ROTTERDAM}
         if key not in presets:
-            raise InvalidStateError(f"unknown rules {name!r} (use 'amsterdam' or 'rotterdam')")
+            raise ArgumentError(f"unknown rules {name!r} (use 'amsterdam' or 'rotterdam')")
         return presets[key]
 
     def with_options(self, **options: object) -> Rules:
@@ -291,7 +292,7 @@ class Rules:
         try:
             return replace(self, name="", **options)  # type: ignore[arg-type]
         except TypeError as exc:
-            raise InvalidStateError(f"unknown rules option in {sorted(options)}: {exc}") from None
+            raise ArgumentError(f"unknown rules option in {sorted(options)}: {exc}") from None
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
@@ -313,11 +314,11 @@ class Rules:
         if isinstance(data, (str, Rules)):
             return cls.named(data)
         if not isinstance(data, dict):
-            raise InvalidStateError(f"rules must be a dict of options or a preset name, got {data!r}")
+            raise ArgumentError(f"rules must be a dict of options or a preset name, got {data!r}")
         known = ("variant", "stuk", "pit", "tie_is_nat", "forced")
         unknown = [k for k in data if k not in known]
         if unknown:
-            raise InvalidStateError(f"unknown rules option {unknown[0]!r} (options: {', '.join(known)})")
+            raise ArgumentError(f"unknown rules option {unknown[0]!r} (options: {', '.join(known)})")
         rules = cls(**data)
         for preset in (cls.AMSTERDAM, cls.ROTTERDAM):
             if rules == preset:

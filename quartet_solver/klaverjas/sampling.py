@@ -104,8 +104,9 @@ from math import factorial, isnan
 from typing import Union
 
 from .. import _core
-from ..cards import Card, CardSet, Deck, Suit, as_int, check_seed
-from ..errors import IllegalActionError, InvalidStateError, QuartetError
+from ..cards import Card, CardSet, Deck, Suit
+from ..checks import as_int, check_seed
+from ..errors import ArgumentError, IllegalActionError, InvalidStateError, QuartetError
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView
 from .deal import Deal
@@ -492,7 +493,7 @@ def sample_deals(view: PlayView, n: int, seed: int | str | None = None, *,
     """
     count = as_int(n)
     if count is None or not 1 <= count <= MAX_DEALS:
-        raise InvalidStateError(f"n must be an int in 1..{MAX_DEALS:,}, got {n!r}")
+        raise ArgumentError(f"n must be an int in 1..{MAX_DEALS:,}, got {n!r}")
     rng = _random.Random(check_seed(seed))
     if weight is not None and not callable(weight):
         raise InvalidStateError(f"weight must be a callable deal -> [0, 1] or None, got {weight!r}")

@@ -35,8 +35,9 @@ import hashlib
 import time
 from dataclasses import dataclass
 
-from ..cards import Card, Suit, as_int, check_seed
-from ..errors import InvalidStateError
+from ..cards import Card, Suit
+from ..checks import check_int, check_seconds, check_seed
+from ..errors import ArgumentError
 from .analysis import analyse_bid
 from .bots import BidView, Bot, PlayView, RuleBot
 from .dd import solve
@@ -69,16 +70,10 @@ class SamplingBot:
 
     def __init__(self, samples: int = 20, *, bid_samples: int = 24, time_budget: float | None = None,
                  seed: int | str | None = 0, name: str | None = None) -> None:
-        n, nb = as_int(samples), as_int(bid_samples)
-        if n is None or not 1 <= n <= 10_000:
-            raise InvalidStateError(f"samples must be an int in 1..10,000, got {samples!r}")
-        if nb is None or not 1 <= nb <= 10_000:
-            raise InvalidStateError(f"bid_samples must be an int in 1..10,000, got {bid_samples!r}")
-        if time_budget is not None and (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
-                                        or not time_budget > 0):
-            raise InvalidStateError(f"time_budget must be a positive number of seconds or None, got {time_budget!r}")
+        n = check_int(samples, "samples", low=1, high=10_000)
+        nb = check_int(bid_samples, "bid_samples", low=1, high=10_000)
         self.samples, self.bid_samples = n, nb
-        self.time_budget = None if time_budget is None else float(time_budget)
+        self.time_budget = check_seconds(time_budget, "time_budget")
         self.seed = check_seed(seed)
         self.name = name
         self.last_samples = 0
@@ -170,7 +165,7 @@ def make_bot(level: str = "normal", seed: int | str | None = 0) -> Bot:
     (RuleBot(), SamplingBot('strong'))
     """
     if not isinstance(level, str) or level.strip().lower() not in LEVELS:
-        raise InvalidStateError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+        raise ArgumentError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
     spec = LEVELS[level.strip().lower()]
     if spec.samples is None or spec.bid_samples is None:
         return RuleBot()

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import as_int
-from ..errors import InvalidStateError
+from ..checks import as_int
+from ..errors import ArgumentError, InvalidStateError
 from .analysis import _rules
 from .batch import _dd_batch, _random_masks
 from .rules import Rules, seat_index
@@ -296,7 +296,7 @@ def bid_study(
     started = time.perf_counter()
     number = as_int(deals)
     if number is None or number < 1:
-        raise InvalidStateError(f"a study needs a number of random deals >= 1, got {deals!r}")
+        raise ArgumentError(f"a study needs a number of random deals >= 1, got {deals!r}")
     rules = _rules(rules)
     d = seat_index(dealer)
     leader = (d + 1) % 4

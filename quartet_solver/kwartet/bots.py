@@ -19,7 +19,7 @@ import random as _random
 from collections.abc import Iterable
 from typing import Any, Union
 
-from ..cards import check_seed
+from ..checks import check_seed
 from ..errors import InvalidStateError
 from .decks import Deck
 from .game import Asked, Drew, Event, Game, Laid, Revealed

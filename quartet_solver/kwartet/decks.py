@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union, cast
 
-from ..cards import Card, Rank, Suit, as_int
+from ..cards import Card, Rank, Suit
+from ..checks import as_int
 from ..errors import InvalidStateError, NotationError
 
 __all__ = ["Quartet", "Deck", "THEMED_DECKS", "CardLike", "QuartetLike"]

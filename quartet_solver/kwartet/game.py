@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-from ..cards import as_int, check_seed
+from ..checks import as_int, check_seed
 from ..errors import IllegalActionError, InvalidStateError
 from .decks import CardLike, Deck
 from .rules import Rules, check_players

@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..cards import as_int
+from ..checks import as_int
 from ..errors import IllegalActionError, InvalidStateError, SolverError
 from .decks import CardLike, Deck, QuartetLike
 from .game import Asked, Dealt, Drew, Event, Game, Laid, Revealed

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..cards import as_int
+from ..checks import as_int
 from ..errors import InvalidStateError
 
 __all__ = ["Rules", "MIN_PLAYERS", "MAX_PLAYERS"]

@@ -26,7 +26,7 @@ from typing import Any, Union
 import numpy as np
 
 from .. import _core
-from ..cards import as_int
+from ..checks import as_int
 from ..errors import InvalidStateError
 from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, check_bots, play
 from .decks import Deck

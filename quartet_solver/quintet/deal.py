@@ -24,7 +24,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..cards import Card, CardSet, CardsLike, Deck, check_seed, format_cards
+from ..cards import Card, CardSet, CardsLike, Deck, format_cards
+from ..checks import check_seed
 from ..errors import InvalidStateError
 from .hands import DECK32_MASK, Kickers, card_mask, hands_of, mask_cards
 

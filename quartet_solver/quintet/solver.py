@@ -42,7 +42,7 @@ from typing import Union, cast
 import numpy as np
 
 from .. import _core
-from ..cards import as_int
+from ..checks import as_int
 from ..errors import InvalidStateError, SolverError
 from .arrangement import Arrangement, as_arrangement
 from .deal import Deal, check_points, default_points

@@ -39,7 +39,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..cards import as_int, check_seed
+from ..checks import as_int, check_seed
 from ..chunks import Slots, check_client, check_processes, check_progress, chunk_size, map_chunks, worker_count
 from ..errors import InvalidStateError
 from ..klaverjas.batch import MAX_DEALS, _deal_seed
