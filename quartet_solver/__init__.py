@@ -19,7 +19,7 @@ except ImportError as exc:  # a source checkout without a build, or a build for 
         "package is installed: run 'pip install .' (a C compiler is needed), or "
         "'pip install -e .' to import from this source folder."
     ) from None
-from .cards import Card, CardSet, Deck, Rank, Suit, parse_cards
+from .cards import Card, CardSet, Decks, Rank, Suit, parse_cards
 from .errors import (
     ArgumentError,
     IllegalActionError,
@@ -36,7 +36,7 @@ __all__ = [
     "errors",
     "Card",
     "CardSet",
-    "Deck",
+    "Decks",
     "Rank",
     "Suit",
     "parse_cards",
@@ -47,3 +47,13 @@ __all__ = [
     "ArgumentError",
     "SolverError",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name == "Deck":
+        import warnings
+
+        warnings.warn("quartet_solver.Deck is now quartet_solver.Decks (kwartet.Deck is a Kwartet deck of "
+                      "quartets)", DeprecationWarning, stacklevel=2)
+        return Decks
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

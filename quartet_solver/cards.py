@@ -29,6 +29,7 @@ from __future__ import annotations
 import enum
 import random as _random
 import re
+import warnings
 from collections.abc import Iterable, Iterator
 from typing import TypeVar, Union
 
@@ -41,13 +42,18 @@ __all__ = [
     "Rank",
     "Card",
     "CardSet",
-    "Deck",
+    "Decks",
     "CardsLike",
     "parse_cards",
     "as_cards",
     "as_card",
     "format_cards",
     "CardMap",
+    "PIQUET_OFFSET",
+    "piquet_bit",
+    "piquet_card",
+    "piquet_mask",
+    "piquet_set",
 ]
 
 _RANK_CHARS = "23456789TJQKA"
@@ -482,6 +488,11 @@ def format_cards(cards: CardsLike, sep: str = " ") -> str:
     return sep.join(str(c) for c in as_cards(cards))
 
 
+def _renamed(old: str, new: str) -> None:
+    warnings.warn(f"CardSet.{old} is deprecated: a CardSet never changes and {old} returned a new set, "
+                  f"which is easy to drop; use hand = hand.{new}", DeprecationWarning, stacklevel=3)
+
+
 class CardSet:
     """An immutable set of cards backed by a 64-bit mask (bit ``i`` = card index ``i``).
 
@@ -653,20 +664,43 @@ class CardSet:
         """True when the sets share no card."""
         return self._mask & CardSet(other)._mask == 0
 
-    def add(self, card: str | Card) -> CardSet:
-        """A new set with ``card`` added."""
+    def with_card(self, card: str | Card) -> CardSet:
+        """A new set with ``card`` added (a CardSet never changes).
+
+        >>> hand = CardSet("Ah")
+        >>> hand.with_card("Kh"), hand
+        (CardSet('Kh Ah'), CardSet('Ah'))
+        """
         return CardSet.from_mask(self._mask | 1 << as_card(card)._index)
 
-    def remove(self, card: str | Card) -> CardSet:
-        """A new set without ``card``; raises ``InvalidStateError`` if it is absent."""
+    def without_card(self, card: str | Card, *, missing_ok: bool = False) -> CardSet:
+        """A new set without ``card``; a card not in the set raises
+        ``InvalidStateError`` unless ``missing_ok``.
+
+        >>> CardSet("Ah Kh").without_card("Kh")
+        CardSet('Ah')
+        >>> CardSet("Ah").without_card("Kh", missing_ok=True)
+        CardSet('Ah')
+        """
         c = as_card(card)
-        if not self._mask >> c._index & 1:
+        if not missing_ok and not self._mask >> c._index & 1:
             raise InvalidStateError(f"card '{c}' is not in {self!r}")
         return CardSet.from_mask(self._mask & ~(1 << c._index))
 
+    def add(self, card: str | Card) -> CardSet:
+        """Deprecated: :meth:`with_card` (the name ``add`` reads as if the set changed)."""
+        _renamed("add", "with_card(card)")
+        return self.with_card(card)
+
+    def remove(self, card: str | Card) -> CardSet:
+        """Deprecated: :meth:`without_card`."""
+        _renamed("remove", "without_card(card)")
+        return self.without_card(card)
+
     def discard(self, card: str | Card) -> CardSet:
-        """A new set without ``card`` (no error if absent)."""
-        return CardSet.from_mask(self._mask & ~(1 << as_card(card)._index))
+        """Deprecated: ``without_card(card, missing_ok=True)``."""
+        _renamed("discard", "without_card(card, missing_ok=True)")
+        return self.without_card(card, missing_ok=True)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
@@ -684,14 +718,15 @@ class CardSet:
         return f"CardSet('{self}')"
 
 
-class Deck:
-    """Deck helpers for the 32-card (7..A) and 52-card decks.
+class Decks:
+    """The standard decks: the 32-card (7..A) deck of Quintet and Klaverjas and
+    the 52-card deck.  (A Kwartet deck of quartets is ``kwartet.Deck``.)
 
-    >>> len(Deck.piquet()), len(Deck.full())
+    >>> len(Decks.piquet()), len(Decks.full())
     (32, 52)
-    >>> str(Deck.piquet().cards()[0])
+    >>> str(Decks.piquet().cards()[0])
     '7c'
-    >>> Deck.shuffled(Deck.piquet(), seed=1) == Deck.shuffled(Deck.piquet(), seed=1)
+    >>> Decks.shuffled(Decks.piquet(), seed=1) == Decks.shuffled(Decks.piquet(), seed=1)
     True
     """
 
@@ -701,16 +736,16 @@ class Deck:
     @staticmethod
     def piquet() -> CardSet:
         """The 32-card deck, ranks 7 8 9 T J Q K A (Quintet, Klaverjas)."""
-        return CardSet.from_mask(Deck.PIQUET_MASK)
+        return CardSet.from_mask(Decks.PIQUET_MASK)
 
     @staticmethod
     def full() -> CardSet:
         """The 52-card deck, ranks 2..A."""
-        return CardSet.from_mask(Deck.FULL_MASK)
+        return CardSet.from_mask(Decks.FULL_MASK)
 
     @staticmethod
     def of_ranks(ranks: str | Iterable[Rank]) -> CardSet:
-        """All four suits of the given ranks, e.g. ``Deck.of_ranks("AKQJ")``."""
+        """All four suits of the given ranks, e.g. ``Decks.of_ranks("AKQJ")``."""
         if isinstance(ranks, str):
             text = _SEPARATORS.sub("", ranks).replace("10", "T")
             parsed = [Rank.parse(ch) for ch in text]
@@ -733,3 +768,55 @@ class Deck:
         cards = as_cards(deck, distinct=True, what="deck")
         _random.Random(seed).shuffle(cards)
         return cards
+
+
+# -- the 32-card bit layout of the kernels -------------------------------------------
+
+PIQUET_OFFSET = 20
+"""The card index of the 32-card deck's lowest card (7c): the Quintet and
+Klaverjas kernels number that deck's cards ``0..31``, bit ``card.index - 20``
+(rank-major from 7c to As), so a 32-card mask fits 32 bits."""
+
+
+def piquet_bit(card: Card) -> int:
+    """The kernels' bit of a card of the 32-card deck.
+
+    >>> piquet_bit(Card("7c")), piquet_bit(Card("As"))
+    (0, 31)
+    """
+    return card._index - PIQUET_OFFSET
+
+
+def piquet_card(bit: int) -> Card:
+    """The card of a kernel bit ``0..31``.
+
+    >>> piquet_card(31)
+    Card('As')
+    """
+    return Card._ALL[bit + PIQUET_OFFSET]
+
+
+def piquet_mask(cards: CardSet) -> int:
+    """The kernels' 32-bit mask of cards of the 32-card deck.
+
+    >>> piquet_mask(CardSet("7c 8c")), piquet_mask(Decks.piquet()) == 2**32 - 1
+    (17, True)
+    """
+    return cards._mask >> PIQUET_OFFSET
+
+
+def piquet_set(mask: int) -> CardSet:
+    """The cards of a kernel mask (the inverse of :func:`piquet_mask`).
+
+    >>> piquet_set(17)
+    CardSet('7c 8c')
+    """
+    return CardSet.from_mask(mask << PIQUET_OFFSET)
+
+
+def __getattr__(name: str) -> object:
+    if name == "Deck":
+        warnings.warn("quartet_solver.cards.Deck is now Decks (kwartet.Deck is a Kwartet deck of quartets)",
+                      DeprecationWarning, stacklevel=2)
+        return Decks
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quartet_solver import Card, CardSet, Deck, Rank, Suit, parse_cards
+from quartet_solver import Card, CardSet, Decks, Rank, Suit, cards, parse_cards
 from quartet_solver.cards import as_card, as_cards, format_cards
 from quartet_solver.errors import InvalidStateError, NotationError, QuartetError
 
@@ -142,7 +142,7 @@ def test_negative_and_non_integer_seeds_are_refused_in_all_three_games():
         lambda seed: klaverjas.Deal.random(seed=seed),
         lambda seed: quintet.Deal.random(seed=seed),
         lambda seed: kwartet.Game(kwartet.Deck.standard("AKQJT987"), players=3, seed=seed),
-        lambda seed: Deck.shuffled(Deck.piquet(), seed=seed),
+        lambda seed: Decks.shuffled(Decks.piquet(), seed=seed),
         lambda seed: klaverjas.RandomBot(seed),
     ]
     for make in makers:
@@ -359,7 +359,7 @@ def test_duplicate_card_in_set_is_named():
 def test_remove_absent_card():
     s = CardSet("Ah Kh")
     with pytest.raises(InvalidStateError) as info:
-        s.remove("Qh")
+        s.without_card("Qh")
     assert "'Qh'" in str(info.value)
     assert isinstance(info.value, QuartetError)
     assert s == CardSet("Ah Kh")  # unchanged
@@ -451,21 +451,21 @@ def test_cardset_multi_arg_methods(a, others):
 @given(index_sets, indices)
 def test_cardset_with_single_card(a, i):
     sa, c = cs(a), Card.from_index(i)
-    assert idx(sa.add(c)) == a | {i}
-    assert idx(sa.add(canonical(i))) == a | {i}
-    assert idx(sa.discard(c)) == a - {i}
-    assert idx(sa.discard(canonical(i))) == a - {i}
+    assert idx(sa.with_card(c)) == a | {i}
+    assert idx(sa.with_card(canonical(i))) == a | {i}
+    assert idx(sa.without_card(c, missing_ok=True)) == a - {i}
+    assert idx(sa.without_card(canonical(i), missing_ok=True)) == a - {i}
     assert idx(sa | c) == a | {i}
     assert idx(c | sa) == a | {i}
     assert idx(sa & c) == a & {i}
     assert idx(sa - c) == a - {i}
     assert idx(sa ^ c) == a ^ {i}
     if i in a:
-        assert idx(sa.remove(c)) == a - {i}
-        assert idx(sa.remove(canonical(i))) == a - {i}
+        assert idx(sa.without_card(c)) == a - {i}
+        assert idx(sa.without_card(canonical(i))) == a - {i}
     else:
         with pytest.raises(InvalidStateError):
-            sa.remove(c)
+            sa.without_card(c)
     assert idx(sa) == a  # operations never mutate
 
 
@@ -497,7 +497,7 @@ def test_from_mask_rejects_out_of_range(bad):
 
 
 def test_piquet_deck():
-    d = Deck.piquet()
+    d = Decks.piquet()
     assert len(d) == 32
     expected = {4 * r + s for r in range(5, 13) for s in range(4)}  # ranks 7..A
     assert idx(d) == expected
@@ -506,7 +506,7 @@ def test_piquet_deck():
 
 
 def test_full_deck():
-    d = Deck.full()
+    d = Decks.full()
     assert len(d) == 52
     assert idx(d) == set(range(52))
     assert [str(c) for c in d] == [canonical(i) for i in range(52)]
@@ -527,46 +527,46 @@ def test_full_deck():
     ],
 )
 def test_of_ranks(ranks, chars):
-    d = Deck.of_ranks(ranks)
+    d = Decks.of_ranks(ranks)
     expected = {4 * RANK_TEXT.index(ch) + s for ch in chars for s in range(4)}
     assert idx(d) == expected
     assert len(d) == 4 * len(set(chars))
 
 
 def test_of_ranks_equals_piquet():
-    assert Deck.of_ranks("789TJQKA") == Deck.piquet()
-    assert Deck.of_ranks("23456789TJQKA") == Deck.full()
+    assert Decks.of_ranks("789TJQKA") == Decks.piquet()
+    assert Decks.of_ranks("23456789TJQKA") == Decks.full()
 
 
 @pytest.mark.parametrize("bad", ["X", "1", "AKX", "0"])
 def test_of_ranks_bad_text(bad):
     with pytest.raises(NotationError):
-        Deck.of_ranks(bad)
+        Decks.of_ranks(bad)
 
 
 @given(st.integers(min_value=0, max_value=2**40))
 def test_shuffled_deterministic_permutation(seed):
-    deck = Deck.piquet()
-    a = Deck.shuffled(deck, seed=seed)
-    b = Deck.shuffled(deck, seed=seed)
+    deck = Decks.piquet()
+    a = Decks.shuffled(deck, seed=seed)
+    b = Decks.shuffled(deck, seed=seed)
     assert a == b
     assert sorted(c.index for c in a) == sorted(c.index for c in deck)
     assert len(a) == 32
     # same result from other spellings of the deck
-    assert Deck.shuffled(list(deck), seed=seed) == a
-    assert Deck.shuffled(str(deck), seed=seed) == a
-    assert deck == Deck.piquet()  # the input is not mutated
+    assert Decks.shuffled(list(deck), seed=seed) == a
+    assert Decks.shuffled(str(deck), seed=seed) == a
+    assert deck == Decks.piquet()  # the input is not mutated
 
 
 def test_shuffled_depends_on_seed():
-    full = Deck.full()
-    orders = {tuple(c.index for c in Deck.shuffled(full, seed=s)) for s in range(20)}
+    full = Decks.full()
+    orders = {tuple(c.index for c in Decks.shuffled(full, seed=s)) for s in range(20)}
     assert len(orders) == 20  # 52! orders: collisions would be astronomically unlikely
 
 
 def test_shuffled_rejects_duplicates():
     with pytest.raises(NotationError):
-        Deck.shuffled("Ah Ah Kd", seed=1)
+        Decks.shuffled("Ah Ah Kd", seed=1)
 
 
 def test_cardset_attribute_cannot_be_deleted():
@@ -579,15 +579,15 @@ def test_cardset_attribute_cannot_be_deleted():
 def test_shuffled_seed_types():
     """numpy integers seed like ints; other seeds raise InvalidStateError (once: a bare TypeError from random)."""
     np = pytest.importorskip("numpy")
-    assert Deck.shuffled(Deck.piquet(), seed=np.int64(4)) == Deck.shuffled(Deck.piquet(), seed=4)
+    assert Decks.shuffled(Decks.piquet(), seed=np.int64(4)) == Decks.shuffled(Decks.piquet(), seed=4)
     for bad in ([1], 1.5, True):
         with pytest.raises(InvalidStateError, match="seed must be an int >= 0, a string or None"):
-            Deck.shuffled("Ah Kh", seed=bad)  # type: ignore[arg-type]
+            Decks.shuffled("Ah Kh", seed=bad)  # type: ignore[arg-type]
 
 
 def test_numpy_integers_and_bad_inputs_in_the_card_helpers():
     """numpy integers where ints are taken (once refused); format_cards and
-    Deck.of_ranks refuse what is not cards or ranks with a typed error (once a
+    Decks.of_ranks refuse what is not cards or ranks with a typed error (once a
     bare TypeError)."""
     import numpy as np
 
@@ -600,4 +600,33 @@ def test_numpy_integers_and_bad_inputs_in_the_card_helpers():
         with pytest.raises(NotationError):
             format_cards(bad)  # type: ignore[arg-type]
     with pytest.raises(NotationError, match="ranks must be text or an iterable of ranks, got 5"):
-        Deck.of_ranks(5)  # type: ignore[arg-type]
+        Decks.of_ranks(5)  # type: ignore[arg-type]
+
+
+def test_the_old_names_still_work_and_say_they_are_deprecated():
+    hand = CardSet("Ah Kh")
+    with pytest.warns(DeprecationWarning, match="with_card"):
+        assert hand.add("Qh") == CardSet("Qh Kh Ah")
+    with pytest.warns(DeprecationWarning, match="without_card"):
+        assert hand.remove("Kh") == CardSet("Ah")
+    with pytest.warns(DeprecationWarning, match="missing_ok=True"):
+        assert hand.discard("Qh") == hand
+    assert hand == CardSet("Ah Kh")
+    import quartet_solver
+    from quartet_solver import cards
+
+    with pytest.warns(DeprecationWarning, match="Decks"):
+        assert quartet_solver.Deck is quartet_solver.Decks
+    with pytest.warns(DeprecationWarning, match="Decks"):
+        assert cards.Deck is cards.Decks
+
+
+@given(index_sets)
+def test_piquet_bit_layout_round_trips(a):
+    piquet = {i for i in a if 20 <= i < 52}
+    s = cs(piquet)
+    mask = cards.piquet_mask(s)
+    assert mask == sum(1 << (i - 20) for i in piquet) and 0 <= mask < 2**32
+    assert cards.piquet_set(mask) == s
+    assert [cards.piquet_bit(c) for c in s] == [i - 20 for i in sorted(piquet)]
+    assert [cards.piquet_card(i - 20) for i in sorted(piquet)] == s.cards()

@@ -26,9 +26,9 @@ def _sample_deals(hand, seat: int, samples: int, seed: int | None) -> list:
     8 to the other seats in order (what analyse_bid's mask sampler must match)."""
     import random
 
-    from quartet_solver.cards import CardSet, Deck
+    from quartet_solver.cards import CardSet, Decks
 
-    unseen = (Deck.piquet() - hand).cards()
+    unseen = (Decks.piquet() - hand).cards()
     rng = random.Random(seed)
     deals = []
     for _ in range(samples):

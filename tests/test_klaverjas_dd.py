@@ -20,7 +20,7 @@ from hypothesis import strategies as hst
 
 from reference.klaverjas_minimax import card_values as ref_card_values
 from reference.klaverjas_minimax import minimax, minimax_of
-from quartet_solver.cards import Card, Deck, Rank, Suit
+from quartet_solver.cards import Card, Decks, Rank, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import Deal, PlayState, Rules
 from quartet_solver._core import KlaverjasKernel
@@ -625,7 +625,7 @@ def test_twin_key_encodes_the_holders_by_power():
         out = []                    # (suit bit, power, holder, card bit) of the cards out
         for h, cards in enumerate(hands):
             for c in cards:
-                suit_cards = [x for x in Deck.piquet() if x.suit == c.suit]
+                suit_cards = [x for x in Decks.piquet() if x.suit == c.suit]
                 power = 1 + sum(card_power(x, st.trump, c.suit) < card_power(c, st.trump, c.suit)
                                 for x in suit_cards)
                 out.append(((c.index - 20) & 3, power, h, c.index - 20))
@@ -1017,7 +1017,7 @@ def test_card_values_take_card_text_as_a_key():
     for card, value in res.card_values.items():
         assert res.card_values[str(card)] == value == res.card_values[str(card).lower()]
         assert str(card) in res.card_values and res.card_values.get(str(card)) == value
-    missing = next(c for c in Deck.piquet() if c not in res.card_values)
+    missing = next(c for c in Decks.piquet() if c not in res.card_values)
     assert str(missing) not in res.card_values and res.card_values.get(str(missing)) is None
     with pytest.raises(KeyError):
         res.card_values[str(missing)]

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import klaverjas_rules as ref
-from quartet_solver.cards import Card, CardSet, Deck, Suit
+from quartet_solver.cards import Card, CardSet, Decks, Suit
 from quartet_solver.errors import IllegalActionError, InvalidStateError, NotationError, QuartetError
 from quartet_solver.klaverjas import Deal, PlayState, Rules
 from quartet_solver.klaverjas import rules as kr
@@ -221,7 +221,7 @@ def test_card_points_tables(trump):
     trump_pts = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
     plain_pts = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
     total = 0
-    for card in Deck.piquet():
+    for card in Decks.piquet():
         expected = trump_pts[card.rank.char] if card.suit == trump else plain_pts[card.rank.char]
         assert kr.card_points(card, trump) == expected == ref.points_of(card, trump), card
         total += expected
@@ -300,7 +300,7 @@ def test_roem_table_constants():
 
 
 @settings(max_examples=300)
-@given(st.lists(st.sampled_from(Deck.piquet().cards()), min_size=4, max_size=4, unique=True),
+@given(st.lists(st.sampled_from(Decks.piquet().cards()), min_size=4, max_size=4, unique=True),
        st.sampled_from(list(Suit)), st.booleans())
 def test_trick_roem_matches_reference(trick, trump, stuk):
     assert kr.trick_roem(trick, trump, stuk=stuk) == ref.reference_trick_roem(trick, trump, stuk=stuk)
@@ -308,7 +308,7 @@ def test_trick_roem_matches_reference(trick, trump, stuk):
 
 
 @settings(max_examples=300)
-@given(st.lists(st.sampled_from(Deck.piquet().cards()), min_size=1, max_size=12, unique=True),
+@given(st.lists(st.sampled_from(Decks.piquet().cards()), min_size=1, max_size=12, unique=True),
        st.integers(0, 3), st.sampled_from(list(Suit)), st.sampled_from(["amsterdam", "rotterdam"]))
 def test_legal_cards_match_reference(cards_, trick_len, trump, variant):
     trick_len = min(trick_len, len(cards_) - 1)
@@ -577,7 +577,7 @@ def test_deal_union_is_the_deck():
         for h in d.hands:
             assert len(h) == 8
             union = union | h
-        assert union == Deck.piquet()
+        assert union == Decks.piquet()
 
 
 GOOD = "N:AKQJT987... .AKQJT987.. ..AKQJT987. ...AKQJT987"

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.klaverjas_sampling import all_consistent_deals, replays
-from quartet_solver.cards import Card, CardSet, Deck, Suit
+from quartet_solver.cards import Card, CardSet, Decks, Suit
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.klaverjas import (
     Deal,
@@ -33,7 +33,7 @@ from quartet_solver.klaverjas.rules import _legal, _winner
 from quartet_solver.klaverjas.sampling import MAX_DEALS
 
 C = Card
-PIQUET = Deck.piquet().cards()
+PIQUET = Decks.piquet().cards()
 
 # every rules preset and every combination of the options
 ALL_RULES = [

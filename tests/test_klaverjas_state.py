@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import klaverjas_rules as ref
-from quartet_solver.cards import Card, Deck, Suit
+from quartet_solver.cards import Card, Decks, Suit
 from quartet_solver.errors import IllegalActionError, NotationError
 from quartet_solver.klaverjas import Deal, HandResult, PlayState, Rules, Trick
 
@@ -295,7 +295,7 @@ def checked_playout(deal: Deal, trump: Suit, declarer: int, leader: int, rules: 
 def check_finished(state: PlayState) -> None:
     assert state.is_over and len(state.tricks) == 8
     assert len(state.history) == 32
-    assert {c for _, c in state.history} == set(Deck.piquet())
+    assert {c for _, c in state.history} == set(Decks.piquet())
     assert all(len(state.hand(s)) == 0 for s in "NESW")
     assert sum(t.points for t in state.tricks) == 162
     assert state.tricks[-1].points >= 10

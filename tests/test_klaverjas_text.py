@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quartet_solver import klaverjas as kj
-from quartet_solver.cards import Card, CardSet, Deck, Rank, Suit, parse_cards
+from quartet_solver.cards import Card, CardSet, Decks, Rank, Suit, parse_cards
 from quartet_solver.errors import IllegalActionError
 from quartet_solver.klaverjas.deal import format_hand
 
@@ -28,7 +28,7 @@ def _cli(*argv):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sets(st.sampled_from(Deck.piquet().cards()), max_size=32))
+@given(st.sets(st.sampled_from(Decks.piquet().cards()), max_size=32))
 def test_hands_are_grouped_by_suit_high_to_low(cards):
     text = format_hand(cards)
     assert CardSet(parse_cards(text)) == CardSet(cards) if text else not cards

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
-from ..cards import CardSet, CardsLike, Deck, Suit
+from ..cards import CardSet, CardsLike, Decks, Suit, piquet_bit, piquet_mask
 from ..checks import as_int, check_seed
 from ..chunks import chunk_size, map_chunks, worker_count
 from ..errors import ArgumentError
@@ -38,10 +38,6 @@ _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 def _rules(rules: Rules | str) -> Rules:
     """The rules of an analysis, checked for the solver before any work starts."""
     return _check_dd_rules(Rules.named(rules))
-
-
-def _deal(deal: Deal | str) -> Deal:
-    return deal if isinstance(deal, Deal) else Deal.parse(deal)
 
 
 def _team(team: str | int) -> int:
@@ -98,7 +94,7 @@ class DDTable:
 
 def dd_table(deal: Deal | str, leader: str | int = "E", rules: Rules | str = Rules.AMSTERDAM) -> DDTable:
     """Solve every trump x playing team of a deal (8 exact double-dummy solves)."""
-    deal, rules = _deal(deal), _rules(rules)
+    deal, rules = Deal.of(deal), _rules(rules)
     lead = seat_index(leader)
     entries = {}
     for suit in _SUIT_ORDER:
@@ -167,7 +163,7 @@ def par(deal: Deal | str, dealer: str | int, rules: Rules | str = Rules.AMSTERDA
     for their team (by the DD table) unless passing leads to a better outcome for
     their team; when all pass, the forced player names their team's best trump.
     """
-    deal, rules = _deal(deal), _rules(rules)
+    deal, rules = Deal.of(deal), _rules(rules)
     d = seat_index(dealer)
     table = dd_table(deal, leader=(d + 1) % 4, rules=rules)
 
@@ -346,14 +342,14 @@ def _sample_masks(hand: CardSet, seat: int, samples: int,
                   seed: int | str | None) -> Iterator[tuple[int, ...]]:
     """``samples`` deals with ``hand`` at ``seat`` and the unseen cards dealt
     uniformly at random to the other seats (deterministic for ``seed``), as the
-    four hands' kernel masks (``card index - 20``): the sampling of
+    four hands' kernel masks (:func:`~quartet_solver.cards.piquet_mask`): the sampling of
     :func:`analyse_bid`, which needs no :class:`Deal` (the tests check it
     against a plain sampler that builds them).  A generator: one random stream
     made as the deals are taken, so memory does not grow with ``samples`` and
     the deals do not depend on how they are cut into chunks."""
-    unseen = [c.index - 20 for c in (Deck.piquet() - hand).cards()]
+    unseen = [piquet_bit(c) for c in (Decks.piquet() - hand).cards()]
     rng = _random.Random(seed)
-    own = hand.mask >> 20
+    own = piquet_mask(hand)
     others = [s for s in range(4) if s != seat]
     for _ in range(samples):
         rng.shuffle(unseen)

@@ -29,11 +29,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..cards import Deck
+from ..cards import Decks, piquet_bit, piquet_mask
 from ..checks import as_int, check_seed
 from ..chunks import Slots, check_client, check_processes, check_progress, chunk_size, map_chunks, worker_count
 from ..errors import ArgumentError
-from .analysis import _SUIT_ORDER, _deal, _rules
+from .analysis import _SUIT_ORDER, _rules
 from .dd import _deal_value_pit
 from .deal import Deal
 from .rules import Rules, seat_index
@@ -45,8 +45,8 @@ __all__ = ["dd_tables", "random_deals", "MAX_DEALS"]
 MAX_DEALS = 10_000_000
 _MAX_CHUNK = 32         # deals in a chunk at most: about a second of solving
 _NO_PIT = 1 << 62       # a pit threshold no value reaches: no line is followed
-# the 32 cards in the order Deal.random shuffles them, as kernel bits (card index - 20)
-_DECK_BITS = tuple(c.index - 20 for c in Deck.piquet().cards())
+# the 32 cards in the order Deal.random shuffles them, as kernel bits (cards.piquet_bit)
+_DECK_BITS = tuple(piquet_bit(c) for c in Decks.piquet().cards())
 
 Masks = tuple[int, int, int, int]
 Progress = Callable[[int, int], None]
@@ -81,7 +81,7 @@ def _random_masks(seed: int | str, i: int) -> Masks:
     """Random deal ``i`` of ``seed`` (:func:`random_deals`) as the four hands'
     kernel masks, without making a :class:`Deal` (the same shuffle).
 
-    >>> _random_masks(3, 7) == tuple(h.mask >> 20 for h in Deal.random(_deal_seed(3, 7)).hands)
+    >>> _random_masks(3, 7) == tuple(piquet_mask(h) for h in Deal.random(_deal_seed(3, 7)).hands)
     True
     """
     bits = list(_DECK_BITS)
@@ -131,7 +131,7 @@ def _deal_parts(deals: Sequence[Deal | str], size: int) -> Iterator[_Part]:
             deal = deals[i]
             if not isinstance(deal, (Deal, str)):
                 raise ArgumentError(f"deal {i} must be a klaverjas Deal or PBN text, got {deal!r}")
-            n, e, s, w = (h.mask >> 20 for h in _deal(deal).hands)
+            n, e, s, w = (piquet_mask(h) for h in Deal.of(deal).hands)
             masks.append((n, e, s, w))
         yield start, len(masks), None, masks
 

@@ -37,12 +37,12 @@ import time
 from dataclasses import dataclass, field
 
 from .._core import KlaverjasKernel
-from ..cards import Card, CardMap, Rank, Suit
+from ..cards import Card, CardMap, Suit, piquet_bit, piquet_card, piquet_mask
 from ..checks import as_int, check_optional_int
 from ..errors import ArgumentError, InvalidStateError
 from .deal import Deal
 from .rules import SEATS, Rules, as_suit, seat_index
-from .state import PlayState
+from .state import PlayState, stuk_seat
 
 __all__ = ["DDResult", "solve", "solve_deal", "reaches", "is_made", "DEFAULT_TT_BITS"]
 
@@ -107,16 +107,6 @@ def _check_dd_rules(rules: Rules) -> Rules:
         raise ArgumentError(f"the double-dummy solver takes a pit of at most {MAX_DD_PIT:,} "
                                 f"(its tables hold 16-bit scores), got pit={rules.pit}")
     return rules
-
-
-def _stuk_seat(deal: Deal, trump: Suit, rules: Rules) -> int:
-    if rules.stuk != "hand":
-        return -1
-    king, queen = Card(Rank.KING, trump), Card(Rank.QUEEN, trump)
-    for seat, hand in enumerate(deal.hands):
-        if king in hand and queen in hand:
-            return seat
-    return -1
 
 
 @dataclass(frozen=True)
@@ -185,13 +175,13 @@ def _load(kernel: KlaverjasKernel, state: PlayState, new_generation: bool = True
             flags |= 1 << team
     points, roem = state.points, state.roem
     kernel.load(
-        [h.mask >> 20 for h in state.hands()] if hands is None else hands,
-        [c.index - 20 for c in state.trick],
+        [piquet_mask(h) for h in state.hands()] if hands is None else hands,
+        [piquet_bit(c) for c in state.trick],
         seat_index(state.trick_leader),
         int(state.trump),
         rules.variant == "rotterdam",
         _STUK[rules.stuk],
-        _stuk_seat(state.deal, state.trump, rules),
+        stuk_seat(state.deal, state.trump, rules),
         rules.pit,
         rules.tie_is_nat,
         playing,
@@ -259,7 +249,7 @@ def solve(
             known = kernel.value()
             if kernel.aborted:
                 known = None
-    values = {Card.from_index(bit + 20): v for bit, v in kernel.move_values()}
+    values = {piquet_card(bit): v for bit, v in kernel.move_values()}
     searched = kernel.nodes
     legal = state.legal_cards()
     exact = len(values) == len(legal) and not kernel.aborted
@@ -277,8 +267,8 @@ def solve(
     line: list[Card] = []
     if exact and pv:
         first = best[0]
-        kernel.play(first.index - 20)
-        line = [first] + [Card.from_index(b + 20) for b in kernel.pv(value)]
+        kernel.play(piquet_bit(first))
+        line = [first] + [piquet_card(b) for b in kernel.pv(value)]
         if kernel.aborted or len(line) != 32 - 4 * len(state.tricks) - len(state.trick):
             line = line[:1]
         searched = kernel.nodes
@@ -359,17 +349,17 @@ def solve_deal(
     >>> v == solve(PlayState(d, "h", "N", "E"), pv=False).value
     True
     """
-    deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+    deal = Deal.of(deal)
     rules = Rules.named(rules)
     kernel = _kernel(tt_bits)
-    return _solve_masks(kernel, tuple(h.mask >> 20 for h in deal.hands), int(as_suit(trump)),
+    return _solve_masks(kernel, tuple(piquet_mask(h) for h in deal.hands), int(as_suit(trump)),
                         seat_index(declarer), seat_index(leader), rules)
 
 
 def _solve_masks(kernel: KlaverjasKernel, hands: tuple[int, ...], trump: int, declarer: int,
                  leader: int, rules: Rules) -> int:
     """:meth:`KlaverjasKernel.solve_deal` for a full deal given as the four
-    hands' kernel masks (``card index - 20``) and seat indices; the position
+    hands' kernel masks (:func:`~quartet_solver.cards.piquet_mask`) and seat indices; the position
     stays loaded, so :meth:`KlaverjasKernel.pv` can follow."""
     _check_dd_rules(rules)
     kernel.set_limits(None, None)
@@ -400,21 +390,21 @@ def _solve_deal_line(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS,
     if line_from is not None and value < line_from:
         return value, []
     _load(kernel, state, new_generation=False)
-    line = [Card.from_index(b + 20) for b in kernel.pv(value)]
+    line = [piquet_card(b) for b in kernel.pv(value)]
     return value, line
 
 
 def _deal_value_pit(hands: tuple[int, ...], trump: int, declarer: int, leader: int, rules: Rules,
                     pit_from: int, *, tt_bits: int = DEFAULT_TT_BITS) -> tuple[int, bool]:
     """The value of a full deal (``hands``: the four hands as kernel masks,
-    ``card index - 20``) and whether a principal variation takes all eight
+    bits of :func:`~quartet_solver.cards.piquet_bit`) and whether a principal variation takes all eight
     tricks for the playing team, which is looked for only when the value is at
     least ``pit_from``.  The lean path of :func:`~.analysis.analyse_bid`: no
     :class:`PlayState`, the line from the solve's own table, followed in the
     kernel until the other team wins a trick.
 
     >>> d = Deal.random(seed=3)
-    >>> masks = tuple(h.mask >> 20 for h in d.hands)
+    >>> masks = tuple(piquet_mask(h) for h in d.hands)
     >>> _deal_value_pit(masks, 0, 0, 1, Rules.AMSTERDAM, 0)[0] == solve_deal(d, "c", "N", "E")
     True
     """

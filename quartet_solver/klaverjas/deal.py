@@ -26,10 +26,10 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from ..cards import Card, CardSet, CardsLike, Deck, Rank, Suit, as_cards
+from ..cards import Card, CardSet, CardsLike, Decks, Rank, Suit, as_cards
 from ..checks import as_int
 from ..errors import InvalidStateError, NotationError
-from .rules import SEATS, seat_index
+from .rules import SEATS, as_suit, seat_index
 
 __all__ = ["Deal", "check_hand", "diagram", "format_hand"]
 
@@ -59,7 +59,7 @@ class Deal:
         for seat, hand in zip(SEATS, hands):
             if len(hand) != 8:
                 raise InvalidStateError(f"{seat} has {len(hand)} cards, not 8: '{hand}'")
-            outside = hand - Deck.piquet()
+            outside = hand - Decks.piquet()
             if outside:
                 raise InvalidStateError(f"{seat} holds '{outside}', not in the 32-card deck (7..A)")
             twice = hand & seen
@@ -71,6 +71,17 @@ class Deal:
     def from_hands(cls, north: CardsLike, east: CardsLike, south: CardsLike, west: CardsLike) -> Deal:
         """A deal from the four hands, in seat order N, E, S, W."""
         return cls((CardSet(north), CardSet(east), CardSet(south), CardSet(west)))
+
+    @classmethod
+    def of(cls, deal: Deal | str) -> Deal:
+        """``deal`` itself, or its PBN text parsed: how every function that
+        takes "a Deal or its text" reads that argument.
+
+        >>> d = Deal.random(seed=1)
+        >>> Deal.of(d) is d, Deal.of(d.pbn()) == d
+        (True, True)
+        """
+        return deal if isinstance(deal, Deal) else cls.parse(deal)
 
     @classmethod
     def parse(cls, text: str) -> Deal:
@@ -121,7 +132,7 @@ class Deal:
     @classmethod
     def random(cls, seed: int | str | None = None) -> Deal:
         """A uniformly random deal; deterministic for a given seed."""
-        cards = Deck.shuffled(Deck.piquet(), seed=seed)
+        cards = Decks.shuffled(Decks.piquet(), seed=seed)
         return cls(tuple(CardSet(cards[8 * i : 8 * i + 8]) for i in range(4)))  # type: ignore[arg-type]
 
     @classmethod
@@ -147,6 +158,22 @@ class Deal:
             if c in hand:
                 return seat
         raise InvalidStateError(f"card '{c}' is not in the deal")
+
+    def stuk_holder(self, trump: Suit | str) -> str | None:
+        """The seat whose hand holds both the king and the queen of ``trump``
+        (stuk in one hand from the deal), or None.
+
+        >>> d = Deal.from_hands("Kh Qh 7c 8c 9c Tc Jc Qc", "Kc Ac 7d 8d 9d Td Jd Qd",
+        ...                     "Kd Ad 7h 8h 9h Th Jh Ah", "7s 8s 9s Ts Js Qs Ks As")
+        >>> d.stuk_holder("h"), d.stuk_holder("s"), d.stuk_holder("c")
+        ('N', 'W', None)
+        """
+        suit = as_suit(trump)
+        king, queen = Card(Rank.KING, suit), Card(Rank.QUEEN, suit)
+        for seat, hand in zip(SEATS, self.hands):
+            if king in hand and queen in hand:
+                return seat
+        return None
 
     def pbn(self, first: str | int = "N") -> str:
         """PBN text with hands clockwise from ``first``."""
@@ -205,7 +232,7 @@ def check_hand(hand: CardsLike, what: str = "a Klaverjas hand") -> CardSet:
     """
     cards = as_cards(hand, what=what) if not isinstance(hand, CardSet) else hand.cards()
     shown = " ".join(map(str, cards))
-    outside = [c for c in cards if c not in Deck.piquet()]
+    outside = [c for c in cards if c not in Decks.piquet()]
     if outside:
         names = " ".join(map(str, outside))
         verb = "is" if len(outside) == 1 else "are"

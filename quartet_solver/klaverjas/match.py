@@ -219,7 +219,7 @@ def play_hand(bots: Sequence[Bot], deal: Deal | str, dealer: str | int, rules: R
     """Bid and play one hand with four bots (seated N, E, S, W); ``deal`` a Deal or
     PBN text, ``rules`` a Rules or a preset name, ``number`` the hand's number (>= 1)."""
     bots = _check_bots(bots, "hand")
-    deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+    deal = Deal.of(deal)
     rules = Rules.named(rules)
     n = as_int(number)
     if n is None or n < 1:

@@ -104,7 +104,7 @@ from math import factorial, isnan
 from typing import Union
 
 from .. import _core
-from ..cards import Card, CardSet, Deck, Suit
+from ..cards import Card, CardSet, Decks, Suit
 from ..checks import as_int, check_seed
 from ..errors import ArgumentError, IllegalActionError, InvalidStateError, QuartetError
 from .bidding import BiddingState
@@ -128,7 +128,7 @@ MAX_DEALS = 1_000_000
 
 _MAX_DRAWS_BASE = 10_000
 _MAX_DRAWS_PER_DEAL = 1_000
-_PIQUET = Deck.PIQUET_MASK
+_PIQUET = Decks.PIQUET_MASK
 _SUIT_MASKS = tuple(sum(1 << (4 * rank + suit) for rank in range(5, 13)) for suit in range(4))
 
 

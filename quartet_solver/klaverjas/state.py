@@ -92,6 +92,20 @@ class HandResult:
                 "nat": self.nat, "net": self.net}
 
 
+def stuk_seat(deal: Deal, trump: Suit, rules: Rules) -> int:
+    """The seat index (0..3) that scores stuk from the deal under ``rules``
+    (``stuk="hand"``: the hand dealt the king and queen of trumps), else -1.
+
+    >>> d = Deal.from_hands("Kh Qh 7c 8c 9c Tc Jc Qc", "Kc Ac 7d 8d 9d Td Jd Qd",
+    ...                     "Kd Ad 7h 8h 9h Th Jh Ah", "7s 8s 9s Ts Js Qs Ks As")
+    >>> by_hand = Rules.AMSTERDAM.with_options(stuk="hand")
+    >>> stuk_seat(d, Suit.HEARTS, by_hand), stuk_seat(d, Suit.CLUBS, by_hand), stuk_seat(d, Suit.HEARTS, Rules.AMSTERDAM)
+    (0, -1, -1)
+    """
+    holder = deal.stuk_holder(trump) if rules.stuk == "hand" else None
+    return -1 if holder is None else SEATS.index(holder)
+
+
 class PlayState:
     """A position in the play of a hand (immutable).
 
@@ -113,7 +127,7 @@ class PlayState:
         leader: str | int,
         rules: Rules | str = Rules.AMSTERDAM,
     ) -> None:
-        self.deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+        self.deal = Deal.of(deal)
         self.trump = as_suit(trump)
         self.declarer = seat_index(declarer)
         self.leader = seat_index(leader)
@@ -124,13 +138,7 @@ class PlayState:
         self._tricks: tuple[Trick, ...] = ()
         self._points = (0, 0)
         self._roem = (0, 0)
-        king, queen = Card(Rank.KING, self.trump), Card(Rank.QUEEN, self.trump)
-        stuk_seat = -1
-        if self.rules.stuk == "hand":
-            for seat, hand in enumerate(self.deal.hands):
-                if king in hand and queen in hand:
-                    stuk_seat = seat
-        self._stuk_seat = stuk_seat
+        self._stuk_seat = stuk_seat(self.deal, self.trump, self.rules)
         self._history: tuple[tuple[int, Card], ...] = ()  # set last: the state is frozen from here
 
     def _copy(self) -> PlayState:

@@ -212,14 +212,15 @@ def _pyplot() -> Any:
 
 
 def hand_features(masks: np.ndarray) -> dict[str, np.ndarray]:
-    """Features of hands (kernel masks, ``card index - 20``) for each trump:
+    """Features of hands (kernel masks, :func:`~quartet_solver.cards.piquet_mask`) for each trump:
     arrays of shape ``masks.shape + (4,)``, the last axis the trump (c, d,
     h, s): ``jack``, ``nine``, ``ace``, ``ten`` (held in trumps),
     ``trumps`` (how many), ``side_aces`` and ``side_tens`` (outside trumps).
 
     >>> from quartet_solver.klaverjas import Deal
     >>> hand = Deal.random(seed=1).hands[0]
-    >>> f = hand_features(np.array([hand.mask >> 20]))
+    >>> from quartet_solver.cards import piquet_mask
+    >>> f = hand_features(np.array([piquet_mask(hand)]))
     >>> int(f["trumps"][0].sum()), int(f["side_aces"][0, 0] + f["ace"][0, 0]) == sum(c.rank.char == "A" for c in hand)
     (8, True)
     """

@@ -24,7 +24,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..cards import Card, CardSet, CardsLike, Deck, format_cards
+from ..cards import Card, CardSet, CardsLike, Decks, format_cards
 from ..checks import check_seed
 from ..errors import InvalidStateError
 from .hands import DECK32_MASK, Kickers, card_mask, hands_of, mask_cards
@@ -113,7 +113,7 @@ class Deal:
     @property
     def removed(self) -> CardSet:
         """The cards of the 32-card deck not in the deal."""
-        return Deck.piquet() - self.cards
+        return Decks.piquet() - self.cards
 
     def card_list(self) -> list[Card]:
         """The cards in canonical order."""

@@ -21,7 +21,8 @@ True
 Card masks (the layout used by :func:`card_mask`, :func:`evaluate_masks` and the
 solver): bit ``i`` stands for the card ``4 * r + s`` where ``r`` is the rank
 counted from the seven (``7 = 0 .. A = 7``) and ``s`` the suit (``c d h s`` =
-``0..3``); equivalently ``i = card.index - 20``.
+``0..3``); equivalently ``i = card.index - 20``
+(:func:`quartet_solver.cards.piquet_bit`), the layout of every 32-card kernel.
 
 Strengths are dense class numbers, ``0`` for the weakest class, larger =
 stronger, equal = exact tie; they depend only on the rules and the tie-break
@@ -38,7 +39,8 @@ from typing import Literal, cast
 import numpy as np
 
 from .. import _core
-from ..cards import Card, CardSet, CardsLike, Rank, _no_truth_value, as_cards
+from ..cards import (PIQUET_OFFSET, Card, CardSet, CardsLike, Decks, Rank, _no_truth_value, as_cards, piquet_bit,
+                     piquet_mask, piquet_set)
 from ..errors import InvalidStateError
 
 __all__ = [
@@ -225,22 +227,21 @@ def card_mask(cards: CardsLike) -> int:
     quartet_solver.errors.InvalidStateError: card '2c' is not in the 32-card Quintet deck (7..A) in '2c'
     """
     if isinstance(cards, CardSet):
-        mask = cards.mask
-        if mask & ~(DECK32_MASK << 20):
-            outside = CardSet.from_mask(mask & ~(DECK32_MASK << 20))
+        outside = cards - Decks.piquet()
+        if outside:
             raise InvalidStateError(
                 f"cards '{outside}' are not in the 32-card Quintet deck (7..A) in '{cards}'"
             )
-        return mask >> 20
+        return piquet_mask(cards)
     items = as_cards(cards, distinct=True, what="cards")
     mask = 0
     for card in items:
-        if card.index < 20:
+        if card.index < PIQUET_OFFSET:
             shown = cards if isinstance(cards, str) else " ".join(map(str, items))
             raise InvalidStateError(
                 f"card '{card}' is not in the 32-card Quintet deck (7..A) in {shown!r}"
             )
-        mask |= 1 << (card.index - 20)
+        mask |= 1 << piquet_bit(card)
     return mask
 
 
@@ -255,7 +256,7 @@ def mask_cards(mask: int) -> CardSet:
     mask = int(mask)
     if not 0 <= mask <= DECK32_MASK:
         raise InvalidStateError(f"Quintet mask must be in [0, 2**32), got {mask!r}")
-    return CardSet.from_mask(mask << 20)
+    return piquet_set(mask)
 
 
 def _hand_mask(cards: CardsLike) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from quartet_solver.cards import CardSet, Deck
+from quartet_solver.cards import CardSet, Decks
 from quartet_solver.errors import IllegalActionError
 from quartet_solver.klaverjas import Deal, PlayState, PlayView
 
@@ -39,7 +39,7 @@ def all_consistent_deals(view: PlayView) -> list[Deal]:
     played_by: dict[int, list] = {s: [] for s in range(4)}
     for seat, card in view.history:
         played_by[seat].append(card)
-    unknown = [c for c in Deck.piquet() if c not in view.hand and c not in view.played]
+    unknown = [c for c in Decks.piquet() if c not in view.hand and c not in view.played]
     others = [s for s in range(4) if s != view.seat]
     sizes = [8 - len(played_by[s]) for s in others]
     assert sum(sizes) == len(unknown)
