@@ -109,7 +109,7 @@ def full_deals(cases: list[tuple[Deal, int, int, int]], rules: Rules, kernel,
           f" -> median is {pct(ms, .5):.1f}x the target, p99 {pct(ms, .99) / 20:.1f}x")
     made_ms = []
     for (deal, trump, declarer, leader), v in zip(cases, values):
-        st = PlayState(deal, "cdhs"[trump], declarer, leader, rules)
+        st = PlayState(deal, "cdhs"[trump], declarer, leader, rules=rules)
         t0 = time.perf_counter()
         made = is_made(st, tt_bits=args.tt_bits)
         made_ms.append((time.perf_counter() - t0) * 1000)

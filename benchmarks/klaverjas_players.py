@@ -46,7 +46,7 @@ def duplicate_deal(a: str, b: str, rules: str, seed: int, index: int) -> float:
     diff = 0
     for a_seats in (0, 1):      # A at N/S (0, 2), then at E/W (1, 3)
         bots = [_bot(a if s % 2 == a_seats else b, seed * 1_000_003 + index * 4 + s) for s in range(4)]
-        scores = play_hand(bots, deal, dealer, rules).result.scores
+        scores = play_hand(bots, deal, dealer, rules=rules).result.scores
         diff += scores[a_seats] - scores[1 - a_seats]
     return diff / 2
 

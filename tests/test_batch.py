@@ -29,7 +29,7 @@ def local_nets():
 
 
 def _table_nets(deals, leader="E", rules=kj.Rules.AMSTERDAM):
-    return np.array([[[kj.dd_table(d, leader, rules).net(t, team) for team in (0, 1)] for t in "cdhs"]
+    return np.array([[[kj.dd_table(d, leader, rules=rules).net(t, team) for team in (0, 1)] for t in "cdhs"]
                      for d in deals])
 
 

@@ -78,7 +78,7 @@ def test_library_raises_its_own_errors():
     assert isinstance(info.value, ValueError)
     assert isinstance(info.value, quartet_solver.QuartetError)
     with pytest.raises(errors.InvalidStateError):
-        quartet_solver.CardSet("Ah").remove("Kd")
+        quartet_solver.CardSet("Ah").without_card("Kd")
 
 
 def _raised(call) -> type[BaseException]:
@@ -112,7 +112,7 @@ def test_bad_arguments_and_impossible_states_raise_different_errors():
         lambda: kj.analyse_bid("Jh 9h Ah", samples=4),                     # three cards
         lambda: kj.Deal.parse("N:AKQJT987.... ... ... ..."),               # wrong card counts
         lambda: quintet.Deal.parse("Ah Kh"),                               # not 5k cards
-        lambda: quartet_solver.CardSet("Ah").remove("Kh"),                 # a card not in the set
+        lambda: quartet_solver.CardSet("Ah").without_card("Kh"),                 # a card not in the set
     ]
     for call in impossible_states:
         kind = _raised(call)

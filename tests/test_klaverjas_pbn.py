@@ -58,7 +58,7 @@ def _match(seed: int, rules: Rules, kind: int = 2, hands: int = 16) -> MatchResu
 
 
 def _record(seed: int = 1, rules: Rules = Rules.AMSTERDAM) -> HandRecord:
-    return play_hand(_bots(2, seed), Deal.random(seed=seed), seed % 4, rules, number=1 + seed % 16)
+    return play_hand(_bots(2, seed), Deal.random(seed=seed), seed % 4, rules=rules, number=1 + seed % 16)
 
 
 # --------------------------------------------------------------------------------------
@@ -208,7 +208,7 @@ def test_pbn_forced_bidding_written_four_per_line():
     rules = Rules.AMSTERDAM.with_options(forced="dealer")
     bots = [RandomBot(i) for i in range(4)]
     for seed in range(200):
-        record = play_hand(bots, Deal.random(seed=seed), "E", rules)
+        record = play_hand(bots, Deal.random(seed=seed), "E", rules=rules)
         if len(record.bidding.bids) == 5:
             break
     else:
@@ -521,7 +521,7 @@ def test_from_dict_round_trip_hypothesis(seed, rules_index, kind, hands):
     for h in result.hands:
         st_data = json.loads(json.dumps(h.state.to_dict()))
         assert PlayState.from_dict(st_data) == h.state
-        assert BiddingState.from_dict(json.loads(json.dumps(h.bidding.to_dict())), h.state.rules) == h.bidding
+        assert BiddingState.from_dict(json.loads(json.dumps(h.bidding.to_dict())), rules=h.state.rules) == h.bidding
 
 
 def test_hand_record_from_dict_without_rules_key():
@@ -530,14 +530,14 @@ def test_hand_record_from_dict_without_rules_key():
     record = _record(6, Rules.ROTTERDAM)
     old = record.to_dict()
     del old["rules"], old["leader"]
-    assert HandRecord.from_dict(old, Rules.ROTTERDAM) == record
-    assert HandRecord.from_dict(old, "rotterdam") == record
+    assert HandRecord.from_dict(old, rules=Rules.ROTTERDAM) == record
+    assert HandRecord.from_dict(old, rules="rotterdam") == record
     amsterdam = _record(6)
     old_a = amsterdam.to_dict()
     del old_a["rules"]
     assert HandRecord.from_dict(old_a) == amsterdam
     with pytest.raises(InvalidStateError, match="differ"):
-        HandRecord.from_dict(record.to_dict(), Rules.AMSTERDAM)
+        HandRecord.from_dict(record.to_dict(), rules=Rules.AMSTERDAM)
     match = _match(2, Rules.ROTTERDAM, hands=2).to_dict()
     for h in match["hands"]:
         del h["rules"]
@@ -682,7 +682,7 @@ def test_from_dict_fuzz_forged(edits):
 
 def test_play_state_from_dict_partial_states():
     deal = Deal.random(seed=5)
-    st0 = PlayState(deal, "s", "W", "N", Rules.ROTTERDAM.with_options(stuk="hand"))
+    st0 = PlayState(deal, "s", "W", "N", rules=Rules.ROTTERDAM.with_options(stuk="hand"))
     state = st0
     for n in range(33):
         d = json.loads(json.dumps(state.to_dict()))
@@ -712,24 +712,24 @@ def test_bidding_state_equality_and_from_dict():
     a = BiddingState("N").bid("pass").bid("h")
     b = BiddingState("N", bids=((1, None), (2, "h")))
     assert a == b and hash(a) == hash(b) and a != BiddingState("N") and a != BiddingState("E")
-    assert a != BiddingState("N", "rotterdam").bid("pass").bid("h")
+    assert a != BiddingState("N", rules="rotterdam").bid("pass").bid("h")
     assert a != "x"
-    open_ = BiddingState("W", "rotterdam").bid("pass")
-    assert BiddingState.from_dict(open_.to_dict(), "rotterdam") == open_
+    open_ = BiddingState("W", rules="rotterdam").bid("pass")
+    assert BiddingState.from_dict(open_.to_dict(), rules="rotterdam") == open_
     assert BiddingState.from_dict({**open_.to_dict(), "rules": Rules.ROTTERDAM.to_dict()}) == open_
     with pytest.raises(InvalidStateError, match="differ"):
-        BiddingState.from_dict({**open_.to_dict(), "rules": Rules.ROTTERDAM.to_dict()}, "amsterdam")
+        BiddingState.from_dict({**open_.to_dict(), "rules": Rules.ROTTERDAM.to_dict()}, rules="amsterdam")
     with pytest.raises(InvalidStateError, match="do not end"):
         BiddingState.from_dict({**open_.to_dict(), "declarer": "N"})
     with pytest.raises(IllegalActionError, match="bid 2 is by"):
         BiddingState.from_dict({"dealer": "N", "bids": [{"seat": "E", "bid": "pass"}, {"seat": "W", "bid": "h"}]})
     with pytest.raises(InvalidStateError, match="bid 1 must be"):
         BiddingState.from_dict({"dealer": "N", "bids": ["pass"]})
-    forced = BiddingState("S", Rules.AMSTERDAM.with_options(forced="dealer"))
+    forced = BiddingState("S", rules=Rules.AMSTERDAM.with_options(forced="dealer"))
     for _ in range(4):
         forced = forced.bid("pass")
     forced = forced.bid("c")
-    assert BiddingState.from_dict(forced.to_dict(), forced.rules) == forced
+    assert BiddingState.from_dict(forced.to_dict(), rules=forced.rules) == forced
     with pytest.raises(IllegalActionError):
         BiddingState.from_dict(forced.to_dict())  # forehand, not the dealer, must name trumps by default
 

@@ -30,7 +30,7 @@ def cards(text: str) -> list[Card]:
 def legal(hand: str, trick: str, trump: Suit = H, variant: str = "amsterdam") -> set[str]:
     """Legal cards per the package, checked to agree with the reference."""
     h, t = cards(hand), cards(trick)
-    got = kr.legal_cards(h, t, trump, Rules.named(variant))
+    got = kr.legal_cards(h, t, trump, rules=Rules.named(variant))
     expected = ref.reference_legal(h, t, trump, variant)
     assert set(got) == expected, (hand, trick, variant)
     assert len(got) == len(set(got))
@@ -313,7 +313,7 @@ def test_trick_roem_matches_reference(trick, trump, stuk):
 def test_legal_cards_match_reference(cards_, trick_len, trump, variant):
     trick_len = min(trick_len, len(cards_) - 1)
     trick, hand = cards_[:trick_len], cards_[trick_len:]
-    got = kr.legal_cards(hand, trick, trump, Rules.named(variant))
+    got = kr.legal_cards(hand, trick, trump, rules=Rules.named(variant))
     assert got, "a non-empty hand always has a legal card"
     assert set(got) == ref.reference_legal(hand, trick, trump, variant)
 
@@ -404,9 +404,9 @@ def test_rules_unknown_option():
 
 def test_playstate_rules_by_name():
     d = Deal.random(seed=5)
-    assert PlayState(d, "h", "N", "E", "rotterdam").rules == Rules.ROTTERDAM
+    assert PlayState(d, "h", "N", "E", rules="rotterdam").rules == Rules.ROTTERDAM
     with pytest.raises(InvalidStateError):
-        PlayState(d, "h", "N", "E", "utrecht")
+        PlayState(d, "h", "N", "E", rules="utrecht")
 
 
 # --------------------------------------------------------------------------------------
@@ -799,12 +799,12 @@ def test_rules_functions_take_card_text_and_rules_names():
     AttributeError); trick_winner(), card_points() and illegal_reason() take card
     text (once: an AttributeError, and illegal_reason('Jh', 'Jh 7c', '', ...) found
     'Jh' as a substring and then hit an IndexError)."""
-    assert kr.legal_cards("7h 9h 8c", "7s Ts", H, "rotterdam") == kr.legal_cards("7h 9h 8c", "7s Ts", H,
-                                                                                 Rules.ROTTERDAM)
+    assert kr.legal_cards("7h 9h 8c", "7s Ts", H, rules="rotterdam") == kr.legal_cards("7h 9h 8c", "7s Ts", H,
+                                                                                 rules=Rules.ROTTERDAM)
     with pytest.raises(InvalidStateError, match="unknown rules 'utrecht'"):
-        kr.legal_cards("7h", "", H, "utrecht")
+        kr.legal_cards("7h", "", H, rules="utrecht")
     with pytest.raises(InvalidStateError, match="rules must be a Rules or a preset name, got 5"):
-        kr.legal_cards("7h", "", H, 5)  # type: ignore[arg-type]
+        kr.legal_cards("7h", "", H, rules=5)  # type: ignore[arg-type]
     assert kr.trick_winner("Ac Tc 7h", H) == 2
     assert kr.card_points("Jh", H) == 20
     assert kr.illegal_reason("Jh", "Jh 7c", "", H) is None

@@ -273,7 +273,7 @@ DEAL_D = Deal.from_hands("As Ks Qs Ac Kc Qc Jc 7d", "9h Jh Js Ts 9s 9d Td Jd",
 
 
 def view_after(deal: Deal, plays: str, rules: Rules, trump: str = "h") -> PlayView:
-    return PlayView.of(PlayState(deal, trump, "N", "N", rules).play_all(plays))
+    return PlayView.of(PlayState(deal, trump, "N", "N", rules=rules).play_all(plays))
 
 
 def unknown_of(view: PlayView, cards: str) -> CardSet:

@@ -64,7 +64,7 @@ DEAL_PIT = Deal.from_hands(
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("declarer", ["N", "S"])
 def test_pit_for_the_playing_team(variant, declarer):
-    final = play_first_legal(PlayState(DEAL_PIT, "h", declarer, "N", variant))
+    final = play_first_legal(PlayState(DEAL_PIT, "h", declarer, "N", rules=variant))
     assert all(t.winner % 2 == 0 for t in final.tricks)
     res = assert_matches_reference(final)
     assert res.points == (162, 0)
@@ -93,10 +93,10 @@ def test_pit_for_the_defenders(declarer):
 @pytest.mark.parametrize("amount", [0, 50, 100, 250])
 def test_pit_amount_option(amount):
     rules = Rules.AMSTERDAM.with_options(pit=amount)
-    res = assert_matches_reference(play_first_legal(PlayState(DEAL_PIT, "h", "N", "N", rules)))
+    res = assert_matches_reference(play_first_legal(PlayState(DEAL_PIT, "h", "N", "N", rules=rules)))
     assert res.pit == (amount, 0)
     assert res.scores == (162 + amount, 0)
-    res = assert_matches_reference(play_first_legal(PlayState(DEAL_PIT, "h", "E", "N", rules)))
+    res = assert_matches_reference(play_first_legal(PlayState(DEAL_PIT, "h", "E", "N", rules=rules)))
     assert res.nat is True
     assert res.scores == (162 + amount, 0)
 
@@ -105,7 +105,7 @@ def test_pit_amount_option(amount):
 def test_pit_with_stuk_options(stuk, roem):
     """N held Kh and Qh and played them in different tricks: only stuk "hand" scores it."""
     rules = Rules.AMSTERDAM.with_options(stuk=stuk)
-    res = assert_matches_reference(play_first_legal(PlayState(DEAL_PIT, "h", "N", "N", rules)))
+    res = assert_matches_reference(play_first_legal(PlayState(DEAL_PIT, "h", "N", "N", rules=rules)))
     assert res.roem == (roem, 0)
     assert res.points == (162 + roem, 0)
     assert res.scores == (262 + roem, 0)
@@ -126,7 +126,7 @@ TIE_PLAY = ("Tc 9c Ac Kc Qh 7h Ts Ah As 7s 9s 8c Kh Th Ks Jd Qd 9d 7d Ad "
 @pytest.mark.parametrize("declarer", ["N", "E", "S", "W"])
 def test_tie_is_nat(stuk, declarer):
     rules = Rules.AMSTERDAM.with_options(stuk=stuk)
-    final = PlayState(TIE_DEAL, "h", declarer, "N", rules).play_all(TIE_PLAY)
+    final = PlayState(TIE_DEAL, "h", declarer, "N", rules=rules).play_all(TIE_PLAY)
     assert final.is_over
     res = assert_matches_reference(final)
     assert res.points == (81, 81)
@@ -143,7 +143,7 @@ def test_tie_is_nat(stuk, declarer):
 @pytest.mark.parametrize("declarer", ["N", "E"])
 def test_tie_not_nat_when_option_off(declarer):
     rules = Rules.AMSTERDAM.with_options(tie_is_nat=False)
-    final = PlayState(TIE_DEAL, "h", declarer, "N", rules).play_all(TIE_PLAY)
+    final = PlayState(TIE_DEAL, "h", declarer, "N", rules=rules).play_all(TIE_PLAY)
     res = assert_matches_reference(final)
     assert res.nat is False
     assert res.scores == (81, 81)
@@ -174,7 +174,7 @@ DEAL_STUK_HAND = Deal.from_hands(
 
 def _stuk_play(deal, opening, stuk, variant):
     rules = Rules.named(variant).with_options(stuk=stuk)
-    return PlayState(deal, "h", "N", "N", rules).play_all(opening)
+    return PlayState(deal, "h", "N", "N", rules=rules).play_all(opening)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -200,7 +200,7 @@ def test_stuk_held_in_hand(variant):
     finals = {}
     for stuk in STUKS:
         rules = Rules.named(variant).with_options(stuk=stuk)
-        state = PlayState(DEAL_STUK_HAND, "h", "N", "N", rules)
+        state = PlayState(DEAL_STUK_HAND, "h", "N", "N", rules=rules)
         after_king = state.play("Kh")
         assert after_king.roem == (0, 0)
         state = state.play_all(opening)
@@ -261,7 +261,7 @@ def test_bad_trump_and_seats():
 def checked_playout(deal: Deal, trump: Suit, declarer: int, leader: int, rules: Rules,
                     rng: random.Random, policy: str = "random") -> PlayState:
     """Play a hand with random legal cards, checking every state against the reference."""
-    state = PlayState(deal, trump, declarer, leader, rules)
+    state = PlayState(deal, trump, declarer, leader, rules=rules)
     seat = leader
     while not state.is_over:
         assert state.to_move_index == seat
@@ -375,11 +375,11 @@ def test_every_prefix_of_a_playout_is_consistent():
         played = [c for _, c in final.history]
         for stuk in STUKS:
             rules = Rules.named(variant).with_options(stuk=stuk)
-            again = PlayState(deal, H, k % 4, (k + 1) % 4, rules).play_all(played)
+            again = PlayState(deal, H, k % 4, (k + 1) % 4, rules=rules).play_all(played)
             assert [t.winner for t in again.tricks] == [t.winner for t in final.tricks]
             check_finished(again)
         text = " ".join(map(str, played))
-        assert PlayState(deal, H, k % 4, (k + 1) % 4, Rules.named(variant)).play_all(text) == final
+        assert PlayState(deal, H, k % 4, (k + 1) % 4, rules=Rules.named(variant)).play_all(text) == final
 
 
 def test_legal_cards_in_canonical_order():

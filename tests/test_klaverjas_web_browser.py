@@ -453,7 +453,7 @@ def _positions(n: int, seed: int):
     while len(out) < n:
         rules = rng.choice([Rules.AMSTERDAM, Rules.ROTTERDAM])
         state = PlayState(Deal.random(seed=rng.randrange(10**9)), rng.choice("cdhs"), rng.randrange(4),
-                          rng.randrange(4), rules)
+                          rng.randrange(4), rules=rules)
         bot = RandomBot(rng.randrange(10**9))
         for _ in range(rng.randrange(29)):
             state = state.play(bot.choose_card(PlayView.of(state)))

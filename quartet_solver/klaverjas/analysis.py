@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..cards import CardSet, CardsLike, Decks, Suit, piquet_bit, piquet_mask
 from ..checks import as_int, check_seed
 from ..chunks import chunk_size, map_chunks, worker_count
+from ..deprecation import keyword_options
 from ..errors import ArgumentError
 from .dd import _check_dd_rules, _deal_value_pit, _solve_deal_line, solve_deal
 from .deal import Deal, check_hand, format_hand
@@ -92,14 +93,15 @@ class DDTable:
         return "\n".join(lines)
 
 
-def dd_table(deal: Deal | str, leader: str | int = "E", rules: Rules | str = Rules.AMSTERDAM) -> DDTable:
+@keyword_options
+def dd_table(deal: Deal | str, leader: str | int = "E", *, rules: Rules | str = Rules.AMSTERDAM) -> DDTable:
     """Solve every trump x playing team of a deal (8 exact double-dummy solves)."""
     deal, rules = Deal.of(deal), _rules(rules)
     lead = seat_index(leader)
     entries = {}
     for suit in _SUIT_ORDER:
         for team, declarer in (("NS", 0), ("EW", 1)):
-            state = PlayState(deal, suit, declarer, lead, rules)
+            state = PlayState(deal, suit, declarer, lead, rules=rules)
             value, line = _solve_deal_line(state)
             final = state.play_all(line)
             entries[(suit.char, team)] = (value, final.points[0], final.points[1])
@@ -116,6 +118,12 @@ class Par:
     net: int              # net value for the playing team
     bids: tuple[str, ...]  # "pass" or a suit letter, in bidding order
     table: DDTable
+
+    @property
+    def value(self) -> int:
+        """The par outcome, net for the playing team (``net``): the value of
+        the result, as every solver's result has one."""
+        return self.net
 
     @property
     def net_ns(self) -> int:
@@ -156,7 +164,8 @@ class Par:
         return self.pretty()
 
 
-def par(deal: Deal | str, dealer: str | int, rules: Rules | str = Rules.AMSTERDAM) -> Par:
+@keyword_options
+def par(deal: Deal | str, dealer: str | int, *, rules: Rules | str = Rules.AMSTERDAM) -> Par:
     """The par outcome of the bidding (see :class:`Par`); the leader is the dealer's left.
 
     Backward induction over the four bidding turns: a player names the best trump
@@ -242,6 +251,12 @@ class BidAnalysis:
     margin_ci95: float = 0.0
     seed: int | str | None = None
     rules: Rules = Rules.AMSTERDAM
+
+    @property
+    def value(self) -> float:
+        """The mean net of the recommended action for the hand's team (a pass
+        counts as 0)."""
+        return max(0.0, max(s.mean for s in self.stats))
 
     @property
     def close_call(self) -> bool:
@@ -396,8 +411,10 @@ MAX_SAMPLES = 10_000_000
 _MAX_CHUNK = 64         # samples in a chunk at most: a fraction of a second of solving
 
 
+@keyword_options
 def analyse_bid(
     hand: CardsLike,
+    *,
     seat: str | int = "E",
     dealer: str | int = "N",
     samples: int = 500,

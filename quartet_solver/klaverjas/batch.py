@@ -32,6 +32,7 @@ import numpy as np
 from ..cards import Decks, piquet_bit, piquet_mask
 from ..checks import as_int, check_seed
 from ..chunks import Slots, check_client, check_processes, check_progress, chunk_size, map_chunks, worker_count
+from ..deprecation import keyword_options
 from ..errors import ArgumentError
 from .analysis import _SUIT_ORDER, _rules
 from .dd import _deal_value_pit
@@ -189,9 +190,11 @@ def _dd_batch(deals: Sequence[Deal | str] | int, leader: str | int = "E",
     return nets, pits, key
 
 
+@keyword_options
 def dd_tables(
     deals: Sequence[Deal | str] | int,
     leader: str | int = "E",
+    *,
     rules: Rules | str = Rules.AMSTERDAM,
     client: Any = None,
     processes: int | None = None,

@@ -16,6 +16,7 @@ left of the dealer leads the first trick.
 from __future__ import annotations
 
 from ..cards import Suit
+from ..deprecation import keyword_options
 from ..errors import IllegalActionError, InvalidStateError
 from .rules import SEATS, Rules, seat_index
 
@@ -33,7 +34,8 @@ class BiddingState:
     rules: Rules
     bids: tuple[tuple[int, Suit | None], ...]
 
-    def __init__(self, dealer: str | int, rules: Rules | str = Rules.AMSTERDAM,
+    @keyword_options
+    def __init__(self, dealer: str | int, *, rules: Rules | str = Rules.AMSTERDAM,
                  bids: tuple[tuple[int, Suit | None], ...] = ()) -> None:
         """``bids``: the bids so far as (seat, suit or ``None`` for a pass), replayed
         and checked as :meth:`bid` would (each by the seat to bid, legal).
@@ -173,7 +175,8 @@ class BiddingState:
         return hash((self.dealer, self.rules, self.bids))
 
     @classmethod
-    def from_dict(cls, data: object, rules: Rules | str | None = None) -> BiddingState:
+    @keyword_options
+    def from_dict(cls, data: object, *, rules: Rules | str | None = None) -> BiddingState:
         """The bidding of a :meth:`to_dict` mapping, replayed bid by bid (each by the
         seat to bid, legal).  ``rules`` applies when the mapping has no ``"rules"``
         (default Amsterdam); the declarer, trump and leader, when given, must be
@@ -192,7 +195,7 @@ class BiddingState:
         """
         if not isinstance(data, dict):
             raise InvalidStateError(f"bidding must be a dict with 'dealer' and 'bids', got {data!r}")
-        chosen = Rules.of_record(data, rules, "bidding")
+        chosen = Rules.of_record(data, rules=rules, what="bidding")
         for key in ("dealer", "bids"):
             if key not in data:
                 raise InvalidStateError(f"bidding: missing {key!r} (in {data!r})")
@@ -204,7 +207,7 @@ class BiddingState:
             if not isinstance(entry, dict) or "seat" not in entry or "bid" not in entry:
                 raise InvalidStateError(f"bidding: bid {i + 1} must be {{'seat': ..., 'bid': ...}}, got {entry!r}")
             entries.append((entry["seat"], entry["bid"]))
-        state = cls(data["dealer"], Rules.AMSTERDAM if chosen is None else chosen, tuple(entries))
+        state = cls(data["dealer"], rules=Rules.AMSTERDAM if chosen is None else chosen, bids=tuple(entries))
         for key in ("declarer", "trump", "leader"):
             if key not in data:
                 continue

@@ -87,7 +87,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if deal is None:
         raise InvalidStateError("--deal is required")
     leader = args.leader or args.declarer
-    state = PlayState(deal, args.trump, args.declarer, leader, _rules(args))
+    state = PlayState(deal, args.trump, args.declarer, leader, rules=_rules(args))
     if args.play:
         state = state.play_all(args.play)
     if args.target is not None:
@@ -102,28 +102,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(deal.pretty())
         print(f"trumps {state.trump.symbol}, declarer {SEATS[state.declarer]}, {state.to_move} to move")
-    cost = f"{res.nodes} nodes, {res.seconds * 1000:.1f} ms"
-    if res.exact:
-        print(f"value (net for the playing team): {res.value:+d}  (exact; {cost})")
-    elif res.lower == res.upper:
-        print(f"value (net for the playing team): {res.value:+d}  (exact; a limit stopped the search "
-              f"of the cards' values; {cost})")
-    else:
-        side = ", so the hand is made" if res.lower >= 0 else ", so the hand is nat" if res.upper < 0 else ""
-        print(f"value (net for the playing team): between {res.lower:+d} and {res.upper:+d}{side}  "
-              f"(a limit stopped the search; {cost})")
-    if not res.exact and res.card_values:
-        print(f"exact values of the cards solved before the stop "
-              f"({len(res.card_values)} of {len(state.legal_cards())}):")
-    mover = state.to_move
-    aim = "maximise" if state.to_move_index % 2 == state.playing_team else "minimise"
-    if res.card_values:
-        print(f"value of each card for {mover} ({mover}'s team {aim}s the playing team's net; "
-              f"* = best for {mover}):")
-    for card, value in sorted(res.card_values.items(), key=lambda cv: (-cv[1], cv[0].index)):
-        print(f"  {card}: {value:+d}{'  *' if card in best else ''}")
-    if res.pv:
-        print("principal variation: " + " ".join(map(str, res.pv)))
+    print(res.pretty())
     return 0
 
 
@@ -152,7 +131,7 @@ def _cmd_table(args: argparse.Namespace) -> int:
     deal = Deal.parse(args.deal)
     rules = _rules(args)
     if args.dealer is not None:
-        p = par(deal, args.dealer, rules)
+        p = par(deal, args.dealer, rules=rules)
         table = p.table
     else:
         p, table = None, dd_table(deal, leader=args.leader, rules=rules)

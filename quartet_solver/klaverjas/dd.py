@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from .._core import KlaverjasKernel
 from ..cards import Card, CardMap, Suit, piquet_bit, piquet_card, piquet_mask
 from ..checks import as_int, check_optional_int
+from ..deprecation import keyword_options
 from ..errors import ArgumentError, InvalidStateError
 from .deal import Deal
 from .rules import SEATS, Rules, as_suit, seat_index
@@ -137,6 +138,40 @@ class DDResult:
     to_move: str = ""
     playing_team: str = ""
     extra: dict[str, object] = field(default_factory=dict, repr=False)
+    legal_count: int = field(default=0, repr=False)
+
+    def pretty(self) -> str:
+        """The value, the value of each legal card (best first, ``*`` marks the
+        best) and the principal variation, as text.
+
+        >>> st = PlayState(Deal.random(seed=7), "h", "N", "E")
+        >>> text = solve(st).pretty()
+        >>> text.splitlines()[0].startswith("value (net for the playing team): ")
+        True
+        """
+        cost = f"{self.nodes} nodes, {self.seconds * 1000:.1f} ms"
+        if self.exact:
+            lines = [f"value (net for the playing team): {self.value:+d}  (exact; {cost})"]
+        elif self.lower == self.upper:
+            lines = [f"value (net for the playing team): {self.value:+d}  (exact; a limit stopped the search "
+                     f"of the cards' values; {cost})"]
+        else:
+            side = ", so the hand is made" if self.lower >= 0 else ", so the hand is nat" if self.upper < 0 else ""
+            lines = [f"value (net for the playing team): between {self.lower:+d} and {self.upper:+d}{side}  "
+                     f"(a limit stopped the search; {cost})"]
+        if not self.exact and self.card_values:
+            lines.append(f"exact values of the cards solved before the stop "
+                         f"({len(self.card_values)} of {self.legal_count}):")
+        mover, best = self.to_move, set(self.best_cards)
+        if self.card_values:
+            aim = "maximise" if SEATS.index(mover) % 2 == ("NS", "EW").index(self.playing_team) else "minimise"
+            lines.append(f"value of each card for {mover} ({mover}'s team {aim}s the playing team's net; "
+                         f"* = best for {mover}):")
+        for card, value in sorted(self.card_values.items(), key=lambda cv: (-cv[1], cv[0].index)):
+            lines.append(f"  {card}: {value:+d}{'  *' if card in best else ''}")
+        if self.pv:
+            lines.append("principal variation: " + " ".join(map(str, self.pv)))
+        return "\n".join(lines)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
@@ -193,11 +228,12 @@ def _load(kernel: KlaverjasKernel, state: PlayState, new_generation: bool = True
     )
 
 
+@keyword_options
 def solve(
     state: PlayState,
+    *,
     node_limit: int | None = None,
     time_limit: float | None = None,
-    *,
     tt_bits: int = DEFAULT_TT_BITS,
     pv: bool = True,
 ) -> DDResult:
@@ -284,6 +320,7 @@ def solve(
         upper=upper,
         to_move=SEATS[seat],
         playing_team=("NS", "EW")[state.playing_team],
+        legal_count=len(legal),
     )
 
 
@@ -332,13 +369,14 @@ def is_made(state: PlayState, *, tt_bits: int = DEFAULT_TT_BITS) -> bool:
     return reaches(state, 0, tt_bits=tt_bits)
 
 
+@keyword_options
 def solve_deal(
     deal: Deal | str,
     trump: str | Suit,
     declarer: str | int,
     leader: str | int,
-    rules: Rules | str = Rules.AMSTERDAM,
     *,
+    rules: Rules | str = Rules.AMSTERDAM,
     tt_bits: int = DEFAULT_TT_BITS,
 ) -> int:
     """The exact net score of the playing team for a full deal (fast path: the

@@ -107,6 +107,12 @@ class HandReview:
     seconds: float = field(default=0.0, compare=False)
 
     @property
+    def value(self) -> int:
+        """The double-dummy value at the start of play (``start_value``), net
+        for the playing team."""
+        return self.start_value
+
+    @property
     def number(self) -> int:
         """The hand's number."""
         return self.record.number
@@ -273,7 +279,7 @@ def review(record: HandRecord | dict[str, object], *, node_limit: int | None = N
         raise InvalidStateError(f"hand {record.number}: the record's result has net {record.result.net}, "
                                 f"but its tricks give {net}")
     playing = final.playing_team
-    state = PlayState(final.deal, final.trump, final.declarer, final.leader, final.rules)
+    state = PlayState(final.deal, final.trump, final.declarer, final.leader, rules=final.rules)
     cards: list[CardReview] = []
     losses = [0, 0, 0, 0]
     for i, (seat, card) in enumerate(final.history):
@@ -299,6 +305,6 @@ def review(record: HandRecord | dict[str, object], *, node_limit: int | None = N
                           f"but the hand scored net {net}")
     seat_losses = (losses[0], losses[1], losses[2], losses[3])
     team_losses = (losses[0] + losses[2], losses[1] + losses[3])
-    bidding_par = par(final.deal, record.dealer, final.rules)
+    bidding_par = par(final.deal, record.dealer, rules=final.rules)
     return HandReview(record, tuple(cards), cards[0].value_before, net, seat_losses, team_losses, bidding_par,
                       time.perf_counter() - start)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..checks import as_int, check_seed
+from ..deprecation import keyword_options
 from ..errors import ArgumentError, IllegalActionError, InvalidStateError, NotationError
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView
@@ -49,7 +50,8 @@ class HandRecord:
         }
 
     @classmethod
-    def from_dict(cls, data: object, rules: Rules | str | None = None) -> HandRecord:
+    @keyword_options
+    def from_dict(cls, data: object, *, rules: Rules | str | None = None) -> HandRecord:
         """The record of a :meth:`to_dict` mapping (also after a JSON round trip),
         rebuilt by replaying the bids and the cards of the tricks: every value the
         mapping gives (dealer, trump, declarer, leader, each trick, the result)
@@ -87,8 +89,8 @@ class HandRecord:
         missing = [k for k in ("dealer", "deal", "bidding", "tricks") if k not in data]
         if missing:
             raise InvalidStateError(f"missing {missing[0]!r}")
-        chosen = Rules.of_record(data, rules)
-        bidding = BiddingState.from_dict(data["bidding"], Rules.AMSTERDAM if chosen is None else chosen)
+        chosen = Rules.of_record(data, rules=rules)
+        bidding = BiddingState.from_dict(data["bidding"], rules=Rules.AMSTERDAM if chosen is None else chosen)
         if data["dealer"] != SEATS[bidding.dealer]:
             raise InvalidStateError(f"dealer is {data['dealer']!r}, "
                                     f"but the bidding's dealer is {SEATS[bidding.dealer]!r}")
@@ -104,7 +106,8 @@ class HandRecord:
         _check_claims(data, actual, actual)
         return cls(number, SEATS[bidding.dealer], bidding, state, state.result())
 
-    def to_pbn(self, event: str = "Klaverjas", date: _dt.date | str | None = None) -> str:
+    @keyword_options
+    def to_pbn(self, *, event: str = "Klaverjas", date: _dt.date | str | None = None) -> str:
         """This hand as a PBN-style game (see :func:`~quartet_solver.klaverjas.pbn.write_pbn`).
 
         >>> from quartet_solver.klaverjas.bots import RuleBot
@@ -175,14 +178,15 @@ class MatchResult:
         hands = data["hands"]
         if not isinstance(hands, list):
             raise InvalidStateError(f"match result: hands must be a list, got {hands!r}")
-        records = tuple(HandRecord.from_dict(h, rules) for h in hands)
+        records = tuple(HandRecord.from_dict(h, rules=rules) for h in hands)
         totals = (sum(r.result.scores[0] for r in records), sum(r.result.scores[1] for r in records))
         result = cls(records, rules, totals)
         _check_claims(data, {"totals": {"NS": totals[0], "EW": totals[1]}, "winner": result.winner},
                       ("totals", "winner"))
         return result
 
-    def to_pbn(self, event: str = "Klaverjas", date: _dt.date | str | None = None) -> str:
+    @keyword_options
+    def to_pbn(self, *, event: str = "Klaverjas", date: _dt.date | str | None = None) -> str:
         """Every hand as a PBN-style game (see :func:`~quartet_solver.klaverjas.pbn.write_pbn`)."""
         from .pbn import write_pbn
 
@@ -214,7 +218,8 @@ def _check_bots(bots: Sequence[Bot], what: str) -> list[Bot]:
     return seated
 
 
-def play_hand(bots: Sequence[Bot], deal: Deal | str, dealer: str | int, rules: Rules | str = Rules.AMSTERDAM,
+@keyword_options
+def play_hand(bots: Sequence[Bot], deal: Deal | str, dealer: str | int, *, rules: Rules | str = Rules.AMSTERDAM,
               number: int = 1) -> HandRecord:
     """Bid and play one hand with four bots (seated N, E, S, W); ``deal`` a Deal or
     PBN text, ``rules`` a Rules or a preset name, ``number`` the hand's number (>= 1)."""
@@ -225,7 +230,7 @@ def play_hand(bots: Sequence[Bot], deal: Deal | str, dealer: str | int, rules: R
     if n is None or n < 1:
         raise ArgumentError(f"hand number must be an int >= 1, got {number!r}")
     number = n
-    bidding = BiddingState(dealer, rules)
+    bidding = BiddingState(dealer, rules=rules)
     while not bidding.is_over:
         seat = SEATS.index(bidding.to_move)
         view = BidView(seat, bidding.dealer, deal.hands[seat], bidding.bids, bidding.forced, rules)
@@ -234,7 +239,7 @@ def play_hand(bots: Sequence[Bot], deal: Deal | str, dealer: str | int, rules: R
             bidding = bidding.bid(choice)
         except (IllegalActionError, NotationError) as exc:
             raise type(exc)(f"bot {SEATS[seat]} ({bots[seat]!r}) bid {choice!r}: {exc}") from None
-    state = PlayState(deal, bidding.trump, bidding.declarer, bidding.leader, rules)
+    state = PlayState(deal, bidding.trump, bidding.declarer, bidding.leader, rules=rules)
     while not state.is_over:
         seat = state.to_move_index
         card = bots[seat].choose_card(PlayView.of(state))
@@ -261,9 +266,11 @@ class Match:
     2
     """
 
+    @keyword_options
     def __init__(
         self,
         bots: Sequence[Bot],
+        *,
         seed: int | str | None = None,
         date: _dt.date | str | None = None,
         rules: Rules | str = Rules.AMSTERDAM,
@@ -311,11 +318,12 @@ class Match:
         if self.is_over:
             raise InvalidStateError(f"the match is over after {self.hands} hands")
         n = len(self.records) + 1
-        record = play_hand(self.bots, self.next_deal(), (self.first_dealer + n - 1) % 4, self.rules, n)
+        record = play_hand(self.bots, self.next_deal(), (self.first_dealer + n - 1) % 4, rules=self.rules, number=n)
         self.records.append(record)
         return record
 
-    def play_all(self, progress: Callable[[HandRecord], None] | None = None) -> MatchResult:
+    @keyword_options
+    def play_all(self, *, progress: Callable[[HandRecord], None] | None = None) -> MatchResult:
         """Play the remaining hands; returns the result."""
         while not self.is_over:
             record = self.play_next()
@@ -328,8 +336,10 @@ class Match:
         return MatchResult(tuple(self.records), self.rules, self.totals)
 
 
+@keyword_options
 def play_match(
     bots: Sequence[Bot],
+    *,
     seed: int | str | None = None,
     date: _dt.date | str | None = None,
     rules: Rules | str = Rules.AMSTERDAM,
@@ -338,4 +348,4 @@ def play_match(
     progress: Callable[[HandRecord], None] | None = None,
 ) -> MatchResult:
     """Play a whole game with four bots seated N, E, S, W (see :class:`Match`)."""
-    return Match(bots, seed=seed, date=date, rules=rules, hands=hands, first_dealer=first_dealer).play_all(progress)
+    return Match(bots, seed=seed, date=date, rules=rules, hands=hands, first_dealer=first_dealer).play_all(progress=progress)

@@ -426,7 +426,7 @@ def _record(game: _Game, index: int) -> HandRecord:
     with _at(deal_tag[1]):
         deal = Deal.parse(deal_tag[0])
 
-    bidding = BiddingState(dealer, rules)
+    bidding = BiddingState(dealer, rules=rules)
     tokens = _section(game, "Auction")
     for i, (token, line) in enumerate(tokens):
         with _at(line, f"bid {i + 1} {token!r}: "):
@@ -434,7 +434,7 @@ def _record(game: _Game, index: int) -> HandRecord:
     if not bidding.is_over:
         raise NotationError(f"line {auction_tag[1]}: the auction ends before anyone names trumps")
 
-    state = PlayState(deal, bidding.trump, bidding.declarer, bidding.leader, rules)
+    state = PlayState(deal, bidding.trump, bidding.declarer, bidding.leader, rules=rules)
     if _seat(play_tag, "Play") != state.leader:
         raise InvalidStateError(f"line {play_tag[1]}: [Play] names the opening leader, {SEATS[state.leader]} "
                                 f"(left of the dealer), not {play_tag[0]!r}")

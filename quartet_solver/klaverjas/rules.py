@@ -19,6 +19,7 @@ from typing import ClassVar, Literal, cast
 
 from ..cards import Card, CardsLike, Rank, Suit, as_card, as_cards
 from ..checks import as_int
+from ..deprecation import keyword_options
 from ..errors import ArgumentError, InvalidStateError, NotationError
 
 __all__ = [
@@ -192,7 +193,8 @@ def _trick_list(cards: object) -> list[Card]:
     return out
 
 
-def trick_roem(cards: Sequence[Card] | str, trump: Suit | str, stuk: bool = True) -> int:
+@keyword_options
+def trick_roem(cards: Sequence[Card] | str, trump: Suit | str, *, stuk: bool = True) -> int:
     """Roem of the cards of one trick: runs of 3/4 in one suit (natural order, also
     in trumps) 20/50; four jacks 200, four A/T/K/Q 100, four 7/8/9 0; with
     ``stuk``, K and Q of trumps together add 20 (also on top of a run).
@@ -326,15 +328,15 @@ class Rules:
         return rules
 
     @classmethod
-    def of_record(cls, data: dict[str, object], rules: Rules | str | None, what: str = "") -> Rules | None:
+    def of_record(cls, data: dict[str, object], *, rules: Rules | str | None, what: str = "") -> Rules | None:
         """The rules of a record's mapping: its ``"rules"`` entry, which must
         agree with ``rules`` when both are given, else ``rules`` (``None`` when
         neither is).  ``what`` names the record in the error (``""``: the
         caller names it).
 
-        >>> Rules.of_record({"rules": "rotterdam"}, None, "hand") is Rules.ROTTERDAM
+        >>> Rules.of_record({"rules": "rotterdam"}, rules=None, what="hand") is Rules.ROTTERDAM
         True
-        >>> Rules.of_record({"rules": "rotterdam"}, "amsterdam", "hand")
+        >>> Rules.of_record({"rules": "rotterdam"}, rules="amsterdam", what="hand")
         Traceback (most recent call last):
         ...
         quartet_solver.errors.InvalidStateError: hand: rules rotterdam differ from the rules given (amsterdam)
@@ -365,8 +367,9 @@ def _trump_power(card: Card, trump: Suit) -> int:
     return _TRUMP_POWER[card.rank.char] if card.suit == trump else 0
 
 
+@keyword_options
 def legal_cards(
-    hand: Sequence[Card] | str, trick: Sequence[Card] | str, trump: Suit | str, rules: Rules | str = Rules.AMSTERDAM
+    hand: Sequence[Card] | str, trick: Sequence[Card] | str, trump: Suit | str, *, rules: Rules | str = Rules.AMSTERDAM
 ) -> list[Card]:
     """The cards of ``hand`` that may be played to ``trick`` (cards so far, leader
     first; card text or Card objects); ``rules`` a :class:`Rules` or a preset name.

@@ -106,6 +106,7 @@ from typing import Union
 from .. import _core
 from ..cards import Card, CardSet, Decks, Suit
 from ..checks import as_int, check_seed
+from ..deprecation import keyword_options
 from ..errors import ArgumentError, IllegalActionError, InvalidStateError, QuartetError
 from .bidding import BiddingState
 from .bots import BidView, Bot, PlayView
@@ -454,7 +455,7 @@ def consistent(deal: Deal, view: PlayView) -> bool:
     view, plays, by_seat = _checked_plays(view)
     if deal.hands[view.seat].mask != view.hand.mask | by_seat[view.seat]:
         return False
-    state = PlayState(deal, view.trump, view.declarer, view.leader, view.rules)
+    state = PlayState(deal, view.trump, view.declarer, view.leader, rules=view.rules)
     try:
         for p in plays:
             if state.to_move_index != p.seat:
@@ -468,7 +469,8 @@ def consistent(deal: Deal, view: PlayView) -> bool:
 Weight = Callable[[Deal], float]
 
 
-def sample_deals(view: PlayView, n: int, seed: int | str | None = None, *,
+@keyword_options
+def sample_deals(view: PlayView, n: int, *, seed: int | str | None = None,
                  weight: Weight | None = None) -> list[Deal]:
     """``n`` original deals (all 32 cards as dealt, the viewer's hand as dealt =
     its hand now plus the cards it played) drawn independently and exactly
@@ -525,8 +527,9 @@ def sample_deals(view: PlayView, n: int, seed: int | str | None = None, *,
 BidModel = Union[Bot, Callable[[BidView], Union[Suit, None]]]
 
 
-def bidding_weight(bids: Sequence[tuple[int, Suit | None]], dealer: str | int, model: BidModel,
-                   rules: Rules | str = Rules.AMSTERDAM, *, viewer: str | int | None = None,
+@keyword_options
+def bidding_weight(bids: Sequence[tuple[int, Suit | None]], dealer: str | int, model: BidModel, *,
+                   rules: Rules | str = Rules.AMSTERDAM, viewer: str | int | None = None,
                    epsilon: float = 0.1) -> Weight:
     """A ``weight`` for :func:`sample_deals` from the bidding: each bid of a seat
     other than ``viewer`` (its own bids do not depend on the unknown cards)
@@ -550,7 +553,7 @@ def bidding_weight(bids: Sequence[tuple[int, Suit | None]], dealer: str | int, m
     skip = None if viewer is None else seat_index(viewer)
     try:
         entries = [(seat_index(s), b) for s, b in bids]
-        state = BiddingState(dealer, rules)
+        state = BiddingState(dealer, rules=rules)
         steps: list[tuple[int, tuple[tuple[int, Suit | None], ...], bool, Suit | None]] = []
         for s, b in entries:
             if seat_index(state.to_move) != s:

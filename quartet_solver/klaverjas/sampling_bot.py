@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from ..cards import Card, Suit
 from ..checks import check_int, check_seconds, check_seed
+from ..deprecation import keyword_options
 from ..errors import ArgumentError
 from .analysis import analyse_bid
 from .bots import BidView, Bot, PlayView, RuleBot
@@ -68,7 +69,8 @@ class SamplingBot:
     int ``>= 0`` or a string (``None``: a fresh choice each time).
     """
 
-    def __init__(self, samples: int = 20, *, bid_samples: int = 24, time_budget: float | None = None,
+    @keyword_options
+    def __init__(self, *, samples: int = 20, bid_samples: int = 24, time_budget: float | None = None,
                  seed: int | str | None = 0, name: str | None = None) -> None:
         n = check_int(samples, "samples", low=1, high=10_000)
         nb = check_int(bid_samples, "bid_samples", low=1, high=10_000)
@@ -113,7 +115,7 @@ class SamplingBot:
         totals = {c: 0 for c in view.legal}
         used = 0
         for deal in deals:
-            state = PlayState(deal, view.trump, view.declarer, view.leader, view.rules).play_all(played)
+            state = PlayState(deal, view.trump, view.declarer, view.leader, rules=view.rules).play_all(played)
             res = solve(state, pv=False)
             for c in view.legal:
                 totals[c] += res.card_values[c]
@@ -158,7 +160,8 @@ LEVELS: dict[str, Level] = {
 """The levels a game offers, by name."""
 
 
-def make_bot(level: str = "normal", seed: int | str | None = 0) -> Bot:
+@keyword_options
+def make_bot(level: str = "normal", *, seed: int | str | None = 0) -> Bot:
     """A computer player of a named level (:data:`LEVELS`).
 
     >>> make_bot("easy"), make_bot("strong", seed=3)
@@ -169,4 +172,4 @@ def make_bot(level: str = "normal", seed: int | str | None = 0) -> Bot:
     spec = LEVELS[level.strip().lower()]
     if spec.samples is None or spec.bid_samples is None:
         return RuleBot()
-    return SamplingBot(spec.samples, bid_samples=spec.bid_samples, seed=seed, name=spec.name)
+    return SamplingBot(samples=spec.samples, bid_samples=spec.bid_samples, seed=seed, name=spec.name)

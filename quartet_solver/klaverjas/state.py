@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..cards import Card, CardSet, Rank, Suit, as_card, as_cards
+from ..deprecation import keyword_options
 from ..errors import IllegalActionError, InvalidStateError, NotationError
 from .deal import Deal, diagram, format_hand
 from .rules import (
@@ -119,12 +120,14 @@ class PlayState:
     __slots__ = ("deal", "trump", "declarer", "leader", "rules", "_hands", "_trick", "_trick_leader",
                  "_tricks", "_points", "_roem", "_history", "_stuk_seat")
 
+    @keyword_options
     def __init__(
         self,
         deal: Deal | str,
         trump: str | Suit,
         declarer: str | int,
         leader: str | int,
+        *,
         rules: Rules | str = Rules.AMSTERDAM,
     ) -> None:
         self.deal = Deal.of(deal)
@@ -391,7 +394,7 @@ class PlayState:
         if missing:
             raise InvalidStateError(f"play state: missing {missing[0]!r}")
         rules = Rules.from_dict(data["rules"]) if "rules" in data else Rules.AMSTERDAM
-        state = cls(data["deal"], data["trump"], data["declarer"], data["leader"], rules)
+        state = cls(data["deal"], data["trump"], data["declarer"], data["leader"], rules=rules)
         if "played" in data:
             state = _replay(state, data["played"], "card")
         elif "tricks" in data:

@@ -50,6 +50,27 @@ class RevealSolution:
         """How much the first player gains from the round-by-round choice."""
         return self.value - self.fixed_order_value
 
+    def pretty(self) -> str:
+        """The two values, the gain and each player's first-round mix, as text.
+
+        >>> a = Arrangement.parse("Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c")
+        >>> b = Arrangement.parse("9c 9d 9h 9s 8c / Ah Kh Qh Jh Th")
+        >>> print(solve_reveal(a, b, points=(3, 4)).pretty())
+        round-by-round reveal: 3.500000 of 7 points for the first player
+        fixed reveal order:    3.500000 (gain of choosing round by round: +0.000000)
+        first player's first reveal:  9s 9h 9d 9c 8c 100.0%
+        second player's first reveal: 9s 9h 9d 9c 8c 100.0%
+        """
+        def mix(dist: dict[str, float]) -> str:
+            return ", ".join(f"{g} {p:.1%}" for g, p in sorted(dist.items(), key=lambda gp: -gp[1]) if p > 0)
+
+        return "\n".join([
+            f"round-by-round reveal: {self.value:.6f} of {self.total:g} points for the first player",
+            f"fixed reveal order:    {self.fixed_order_value:.6f} (gain of choosing round by round: {self.gain:+.6f})",
+            f"first player's first reveal:  {mix(self.first_round[0])}",
+            f"second player's first reveal: {mix(self.first_round[1])}",
+        ])
+
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
         return {

@@ -6,10 +6,12 @@ fixture, and are checked against the library's own answers.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from pathlib import Path
 
 import pytest
-from clirun import ok, run_all
+from clirun import ok, run, run_all
 
 from quartet_solver import klaverjas as kj
 from quartet_solver.cli import main
@@ -175,3 +177,190 @@ def test_study_bids(tmp_path, capsys):
     assert main(["klaverjas", "study", "bids", "--deals", "2", "--seed", "1", "--processes", "1",
                  "--plot", str(png)]) == 0
     assert png.read_bytes()[:4] == b"\x89PNG" and "double dummy" in capsys.readouterr().out.lower()
+
+
+def _klaverjas(*argv: str) -> tuple[int, str, str]:
+    return run(["klaverjas", *argv])
+
+
+def _review(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
+    return run(["klaverjas", "review", *argv], stdin=stdin)
+
+
+# -- play, show and game: bots at the table ---------------------------------------------
+
+
+def test_play_and_show():
+    code, out, err = _klaverjas("play", "--seed", "2", "--hands", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert len(data["hands"]) == 2 and set(data["totals"]) == {"NS", "EW"}
+    code, out, _ = _klaverjas("play", "--seed", "2", "--hands", "1", "--bots", "rule,random,rule,random")
+    assert code == 0 and "hand 1:" in out and "final:" in out
+    deal = kj.Deal.random(seed=8)
+    code, out, _ = _klaverjas("show", "--deal", deal.pbn(), "--json")
+    assert code == 0 and json.loads(out)["pbn"] == deal.pbn()
+    code, out, err = _klaverjas("show", "--deal", "N:AKQ")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    code, _, err = _klaverjas("play", "--bots", "clever")
+    assert code == 2 and "--bots" in err
+
+
+def test_game_shows_running_totals_and_takes_today():
+    code, out, err = _klaverjas("play", "--seed", "3", "--hands", "3")
+    assert code == 0, err
+    result = kj.play_match([kj.RuleBot()] * 4, seed=3, hands=3)
+    ns = ew = 0
+    for hand in result.hands:
+        ns, ew = ns + hand.result.scores[0], ew + hand.result.scores[1]
+        assert f"totals after hand {hand.number}: N/S {ns}, E/W {ew}" in out
+    code, out, err = _klaverjas("play", "--date", "today", "--hands", "1", "--json")
+    assert code == 0, err
+    today = kj.play_match([kj.RuleBot()] * 4, date=dt.date.today(), hands=1)
+    assert json.loads(out)["hands"][0]["deal"] == today.hands[0].state.deal.pbn()
+
+
+def test_game_with_levels():
+    argv = ["klaverjas", "play", "--seed", "5", "--hands", "1", "--bots", "normal,rule,strong,easy", "--json"]
+    runs = [run(argv, timeout=300) for _ in range(2)]
+    assert all(code == 0 for code, _, _ in runs), runs[0][2]
+    assert runs[0][1] == runs[1][1]                 # deterministic for the seed
+    bots = [kj.make_bot("normal", seed=20), kj.RuleBot(), kj.make_bot("strong", seed=22), kj.RuleBot()]
+    record = kj.play_match(bots, seed=5, hands=1).hands[0]
+    assert json.loads(runs[0][1])["hands"][0]["tricks"] == [t.to_dict() for t in record.state.tricks]
+
+
+def test_play_json_bids_end_with_the_trump():
+    """Every bid of a played game as the JSON shows it, against the bidding itself."""
+    for seed in range(1, 4):
+        code, out, err = _klaverjas("play", "--seed", str(seed), "--json", "--quiet")
+        assert code == 0, err
+        for hand in json.loads(out)["hands"]:
+            bids = hand["bidding"]["bids"]
+            assert bids[-1]["bid"] == hand["trump"], hand["bidding"]
+            assert all(x["bid"] == "pass" for x in bids[:-1])
+
+
+def test_table_text_starts_with_par():
+    deal = kj.Deal.random(seed=7)
+    first = kj.par(deal, dealer="N").pretty().splitlines()[0]
+    code, out, err = _klaverjas("table", "--deal", deal.pbn(), "--dealer", "N")
+    assert code == 0 and first in out, err
+
+
+def test_solve_with_play_marks_the_best_card_for_the_player_to_move():
+    deal = kj.Deal.random(seed=5)
+    state = kj.PlayState(deal, trump="s", declarer="E", leader="N")
+    first = state.legal_cards()[0]
+    state = state.play(first)
+    code, out, err = _klaverjas("solve", "--deal", deal.pbn(), "--trump", "s", "--declarer", "E", "--leader", "N",
+                          "--play", str(first))
+    assert code == 0, err
+    res = kj.solve(state)
+    assert f"N: {first}" in out                          # the trick so far
+    assert "E to play; legal: " in out
+    for card, value in res.card_values.items():
+        mark = "  *" if card in res.best_cards else ""
+        assert f"  {card}: {value:+d}{mark}\n" in out
+    assert "best for E" in out and "maximise" in out     # E named trumps: E/W play
+
+
+# -- bid ------------------------------------------------------------------------------
+
+
+def test_bid_refuses_more_than_max_samples(capsys):
+    assert main(["klaverjas", "bid", "--hand", "Jh 9h Ah Th As Ks Ad 7c",
+                 "--samples", "99999999999999999999"]) == 2
+    err = capsys.readouterr().err
+    assert "samples must be at most MAX_SAMPLES = 10,000,000, got 99999999999999999999" in err
+
+
+def test_bid_progress(capsys):
+    """--progress shows the count, the rate and the time left on stderr also
+    when it is not a terminal; by default (not a terminal) and with --quiet
+    nothing; --json has the seed and the rules."""
+    args = ["klaverjas", "bid", "--hand", "Jh 9h Ah Th As Ks Ad 7c", "--samples", "6", "--seed", "3",
+            "--processes", "1"]
+    assert main([*args, "--progress", "--json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["seed"] == 3 and data["rules"]["variant"] == "amsterdam" and "close_call" in data
+    lines = err.splitlines()
+    assert lines and lines[-1].startswith("6/6 samples  ") and "/s  ETA " in lines[-1]
+    assert "\r" not in err
+    for extra in ([], ["--quiet"]):
+        assert main([*args, *extra]) == 0
+        out, err = capsys.readouterr()
+        assert err == "" and "recommended: " in out
+
+
+# -- review: the double-dummy loss of every card --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def game() -> kj.MatchResult:
+    return kj.play_match([kj.RuleBot()] * 4, seed=9, hands=3)
+
+
+def test_hand_file(tmp_path: Path, game):
+    record = game.hands[1]
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record.to_dict()), encoding="utf-8")
+    code, out, err = _review([str(path)])
+    assert code == 0, err
+    assert out.startswith("Double-dummy review (every hand seen) of hand 2")
+    assert f"final net {record.result.net:+d}" in out
+    code, out, err = _review([str(path), "--json"])
+    assert code == 0, err
+    got = json.loads(out)
+    assert got == json.loads(json.dumps(kj.review(record).to_dict())) | {"seconds": got["seconds"]}
+
+
+def test_game_on_stdin(game):
+    text = json.dumps(game.to_dict())
+    code, out, err = _review(["-", "--json"], stdin=text)
+    assert code == 0, err
+    data = json.loads(out)
+    assert [r["number"] for r in data["reviews"]] == [1, 2, 3]
+    reviews = [kj.review(h) for h in game.hands]
+    assert [r["final_net"] for r in data["reviews"]] == [h.result.net for h in game.hands]
+    assert data["losses"] == {"NS": sum(r.team_losses[0] for r in reviews),
+                              "EW": sum(r.team_losses[1] for r in reviews)}
+    code, out, err = _review(["-", "--hand", "3", "--json"], stdin=text)
+    assert code == 0, err
+    assert json.loads(out)["number"] == 3
+    code, out, err = _review(["-"], stdin=text)
+    assert code == 0, err
+    assert out.count("Double-dummy review (every hand seen)") == 3 and "game: 3 hands" in out
+
+
+def test_play_output_and_pbn(tmp_path: Path):
+    code, played, err = _klaverjas("play", "--seed", "4", "--hands", "2", "--json")
+    assert code == 0, err
+    path = tmp_path / "game.json"
+    path.write_text(played, encoding="utf-8")
+    code, out, err = _review([str(path), "--hand", "2"])
+    assert code == 0, err
+    assert out.count("Double-dummy review") == 1 and "of hand 2:" in out
+    pbn = tmp_path / "game.pbn"
+    match = kj.MatchResult.from_dict(json.loads(played))
+    pbn.write_text(match.to_pbn(), encoding="utf-8")
+    code, out, err = _review([str(pbn), "--json"])
+    assert code == 0, err
+    assert [r["final_net"] for r in json.loads(out)["reviews"]] == [h.result.net for h in match.hands]
+
+
+def test_bad_input(tmp_path: Path, game):
+    code, out, err = _review([str(tmp_path / "missing.json"), "--json"])
+    assert code == 2 and "cannot read" in err
+    assert json.loads(out)["error"]["type"] == "InvalidStateError"
+    code, out, err = _review(["-", "--json"], stdin="{not json")
+    assert code == 2 and json.loads(out)["error"]["type"] == "NotationError"
+    code, out, err = _review(["-"], stdin="")
+    assert code == 2 and "empty" in err
+    code, out, err = _review(["-", "--hand", "7"], stdin=json.dumps(game.to_dict()))
+    assert code == 2 and "no hand 7" in err
+    forged = game.hands[0].to_dict()
+    forged["result"] = {**forged["result"], "scores": [162, 0]}
+    code, out, err = _review(["-", "--json"], stdin=json.dumps(forged))
+    assert code == 2 and json.loads(out)["error"]["type"] == "InvalidStateError"

@@ -22,7 +22,7 @@ from quartet_solver.klaverjas import Deal, PlayState, PlayView
 
 def replays(deal: Deal, view: PlayView) -> bool:
     """Every card of ``view.history`` is played by the seat to move and is legal."""
-    state = PlayState(deal, view.trump, view.declarer, view.leader, view.rules)
+    state = PlayState(deal, view.trump, view.declarer, view.leader, rules=view.rules)
     for seat, card in view.history:
         if state.to_move_index != seat:
             return False

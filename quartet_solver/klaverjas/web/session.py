@@ -326,7 +326,7 @@ class Game:
         self.records: list[HandRecord] = []
         self.hand_no = 1
         self.deal = deal_of(row, 1)
-        self.bidding = BiddingState(dealer_of(1), self.rules)
+        self.bidding = BiddingState(dealer_of(1), rules=self.rules)
         self.play: PlayState | None = None
         self._reviews: dict[int, dict[str, object]] = {}
 
@@ -394,7 +394,7 @@ class Game:
                 raise IllegalMove("only South asks for the next hand")
             self.hand_no += 1
             self.deal = deal_of(self.row, self.hand_no)
-            self.bidding = BiddingState(self.dealer, self.rules)
+            self.bidding = BiddingState(self.dealer, rules=self.rules)
             self.play = None
         elif action.kind == "bid":
             if phase != "bidding":
@@ -410,7 +410,7 @@ class Game:
                 self.bidding = self.bidding.bid(Suit.parse(action.value))
             if self.bidding.is_over:
                 b = self.bidding
-                self.play = PlayState(self.deal, b.trump, b.declarer, b.leader, self.rules)
+                self.play = PlayState(self.deal, b.trump, b.declarer, b.leader, rules=self.rules)
         elif action.kind == "play":
             if phase != "playing" or self.play is None:
                 raise IllegalMove(f"no card can be played now (now: {phase})", "wrong_phase")
