@@ -277,7 +277,7 @@ def _register_study(sub: argparse._SubParsersAction, add_common: Callable[[argpa
         help="which trump holdings make the hand: P(made) and mean net by holding",
         description="Solve random deals double dummy (the dealer's left leading) and relate every "
         "seat's hand x every trump, with that seat's team playing, to the outcome: P(made) and the "
-        "mean net by trump holding (jack, nine, ace, number of trumps, aces outside) with 95%% "
+        "mean net by trump holding (jack, nine, ace, number of trumps, aces outside) with 95% "
         "intervals; check the advice 'choose trump with the jack, or the nine and the ace, and at "
         "least three trumps' and 'pass a hand that only looks good in a suit without the jack or the "
         "nine'. Outcomes are double dummy: every hand seen.",

@@ -197,7 +197,7 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     si = sub.add_parser(
         "simulate",
         help="play many games between bots: win rates, quartets, game length",
-        description="Simulate Kwartet games between bots (seats rotated) and report win rates with 95%% "
+        description="Simulate Kwartet games between bots (seats rotated) and report win rates with 95% "
         "confidence intervals, the distribution of quartets per bot and the game length.",
     )
     _add_game_args(si, "inference,memory,novice,novice")
