@@ -3,6 +3,9 @@
 Seats are ``"N" "E" "S" "W"`` (indices ``0..3``), play is clockwise N, E, S, W,
 partners sit opposite: N/S against E/W.
 
+The rules as this package implements them, every ambiguity settled and every
+option that changes them, are written out in ``docs/rules/klaverjas.md``.
+
 >>> Rules.AMSTERDAM.variant, Rules.named("rotterdam").variant
 ('amsterdam', 'rotterdam')
 >>> card_points(Card("Jh"), trump=Suit.HEARTS), card_points(Card("Jc"), trump=Suit.HEARTS)

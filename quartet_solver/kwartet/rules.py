@@ -1,5 +1,8 @@
 """Kwartet rule options: the standard game and its variants (see :class:`Rules`).
 
+The rules as this package implements them, every ambiguity settled and every
+option that changes them, are written out in ``docs/rules/kwartet.md``.
+
 >>> Rules().to_dict()
 {'remainder': 'pile', 'bonus_turn': False, 'draw_pile': 0, 'memory': 0}
 >>> Rules.preset("bonus")

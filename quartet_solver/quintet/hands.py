@@ -8,6 +8,9 @@ card; trips, full houses and quads compare only the rank of the set).  Under
 these rules the 201,376 hands fall into exactly 296 strength classes; with
 ``kickers="full"`` (ordinary poker tie-breaks) into 840.
 
+The rules as this package implements them, every ambiguity settled and every
+option that changes them, are written out in ``docs/rules/quintet.md``.
+
 >>> v = evaluate("Ah Kh Qh Jh Th")
 >>> v.category, str(v)
 (<Category.STRAIGHT_FLUSH: 8>, 'straight flush, A')
