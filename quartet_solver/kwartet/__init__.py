@@ -21,7 +21,7 @@ True
 from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, View, play
 from .decks import THEMED_DECKS, Deck, Quartet
 from .game import Asked, Dealt, Drew, Game, Laid, Revealed
-from .knowledge import PILE, Knowledge
+from .knowledge import LAID, PILE, Knowledge
 from .rules import Rules
 from .simulate import BotStats, SimulationResult, make_bot, simulate
 
@@ -35,6 +35,7 @@ __all__ = [
     "Game",
     "InferenceBot",
     "Knowledge",
+    "LAID",
     "Laid",
     "MemoryBot",
     "NoviceBot",
