@@ -1,16 +1,38 @@
-"""Kwartet benchmarks: exact posterior time by game stage, games/s per bot type.
+"""Kwartet benchmarks: exact posterior time by game stage, games/s per bot type, and
+the ladder of the planning player.
 
-Run: python benchmarks/kwartet.py
+Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
+     [--samples 400] [--candidates 5] [--jobs 2] [--json FILE]
 Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
->= 2,000 games/s with novice bots.
+>= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
+a clear win against three inference bots (4 players, classic deck, seats rotated).
+
+The ladder also counts how often a bot follows each of the seed's tips, judged at
+every ask of the bot with the exact posterior of its seat (:class:`TipCounter`):
+
+* **bluff** ("ask the less likely holder first to hide your real target"): the bot
+  asks ``t`` for ``c`` while another opponent holds ``c`` with a probability at
+  least 0.25 higher; **bluff, known target**: that other opponent holds it surely.
+* **saved** ("save a known-target ask"): a legal ask is a sure hit (probability 1)
+  and the bot asks an uncertain one instead; counted over the asks with a sure hit
+  available.
+* **late game** ("late-game focus"): the asks made once all but two quartets are
+  laid (or blocked by the side pile), their hit rate, and the bot's share of the
+  last two quartets laid.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from quartet_solver import kwartet as kw
+from quartet_solver.kwartet.bots import Action, Bot
+from quartet_solver.kwartet.simulate import wilson
 
 
 def posterior_times(deck, players, games=20, stages=(0, 10, 20, 30, 45, 60)):
@@ -55,7 +77,145 @@ def games_per_second():
     return rows
 
 
+class TipCounter(Bot):
+    """Wraps a bot and judges each of its asks by the seed's tips (module docstring)."""
+
+    BLUFF_GAP = 0.25
+
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(seed=bot.seed)
+        self.bot = bot
+        self.name = bot.name
+        self.game: kw.Game | None = None
+        self.seat = -1
+        self.c: dict[str, float] = dict.fromkeys(
+            ("asks", "hits", "bluff", "bluff_known", "sure_available", "saved", "late_asks", "late_hits",
+             "late_quartets", "games", "decision_seconds", "decision_max"), 0.0)
+
+    def start(self, game: kw.Game, seat: int) -> None:
+        self._tally()
+        self.bot.start(game, seat)
+        self.game, self.seat = game, seat
+
+    def _tally(self) -> None:
+        g = self.game
+        if g is None:
+            return
+        self.c["games"] += 1
+        lays = [e for e in g.log if isinstance(e, kw.Laid)]
+        self.c["late_quartets"] += sum(1 for e in lays[-2:] if e.player == self.seat)
+        self.game = None
+
+    def finish(self) -> dict[str, float]:
+        self._tally()
+        return dict(self.c)
+
+    def choose(self) -> Action:
+        g = self.game
+        assert g is not None
+        t0 = time.perf_counter()
+        action = self.bot.choose()
+        dt = time.perf_counter() - t0
+        self.c["decision_seconds"] += dt
+        self.c["decision_max"] = max(self.c["decision_max"], dt)
+        if action[0] != "ask":
+            return action
+        _, t, card = action  # type: ignore[misc]
+        probs = kw.Knowledge.from_game(g, self.seat).probabilities()
+        legal = g.legal_asks(self.seat)
+        p = float(probs[t, card])
+        c = self.c
+        c["asks"] += 1
+        c["hits"] += bool(g.hand(t) >> card & 1)
+        others = [float(probs[u, card]) for u in g.targets(self.seat) if u != t]
+        if others and max(others) >= p + self.BLUFF_GAP:
+            c["bluff"] += 1
+            c["bluff_known"] += max(others) == 1.0
+        if any(probs[u, x] == 1.0 for u, x in legal):
+            c["sure_available"] += 1
+            c["saved"] += p < 1.0
+        blocked = sum(1 for q in range(g.deck.n_quartets) if g.pile >> (4 * q) & 0xF and not g.rules.set_aside)
+        if sum(g.quartets) + blocked >= g.deck.n_quartets - 2:
+            c["late_asks"] += 1
+            c["late_hits"] += bool(g.hand(t) >> card & 1)
+        return action
+
+
+def _table(job: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
+    """One ladder table: ``bot`` against three ``opponent`` bots."""
+    bot_name, opponent, games, seed, options = job
+    bot = kw.PlanningBot(seed=seed, **options) if bot_name == "planning" else kw.make_bot(bot_name, seed=seed)
+    counter = TipCounter(bot)
+    t0 = time.perf_counter()
+    r = kw.simulate([counter, opponent, opponent, opponent], games=games, seed=seed,
+                    deck=kw.Deck.themed("classic"))
+    tips = counter.finish()
+    s = r.stats[0]
+    return {"bot": bot_name, "opponent": opponent, "games": games, "seed": seed, "options": options,
+            "win_rate": s.win_rate, "win_ci": list(wilson(s.win_rate, games)), "quartets": s.quartets_mean,
+            "opponents_win_rate": [o.win_rate for o in r.stats[1:]], "seconds": time.perf_counter() - t0,
+            "tips": tips}
+
+
+def ladder(games: int = 2000, samples: int = 400, candidates: int = 5, jobs: int = 2,
+           seed: int = 2024) -> list[dict[str, Any]]:
+    """PlanningBot and, for comparison, InferenceBot against three memory bots and
+    against three inference bots (4 players, classic deck, seats rotated)."""
+    options = {"samples": samples, "candidates": candidates}
+    todo = [("planning", opp, games, seed, options) for opp in ("memory", "inference")]
+    todo += [("inference", opp, games, seed, {}) for opp in ("memory", "inference")]
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            return list(pool.map(_table, todo))
+    return [_table(j) for j in todo]
+
+
+def print_ladder(rows: list[dict[str, Any]]) -> None:
+    print(f"{'bot':<10} {'against 3x':<10} {'games':>6} {'win rate':>9} {'95% CI':>17} {'quartets':>9} "
+          f"{'ms/decision':>12}")
+    for r in rows:
+        t = r["tips"]
+        ms = 1e3 * t["decision_seconds"] / max(t["asks"], 1)
+        print(f"{r['bot']:<10} {r['opponent']:<10} {r['games']:>6} {r['win_rate']:>9.3f} "
+              f"[{r['win_ci'][0]:.3f}, {r['win_ci'][1]:.3f}] {r['quartets']:>9.2f} {ms:>12.1f}")
+    print("\nSeed tips (per ask of the bot; see the module docstring)")
+    print(f"{'bot':<10} {'against 3x':<10} {'asks':>7} {'hit rate':>9} {'bluff':>7} {'bluff@1':>8} "
+          f"{'saved':>14} {'late asks':>10} {'late hits':>10} {'last-2 share':>13}")
+    for r in rows:
+        t = r["tips"]
+        a = max(t["asks"], 1)
+        saved = f"{t['saved'] / max(t['sure_available'], 1):.3f} of {int(t['sure_available'])}"
+        print(f"{r['bot']:<10} {r['opponent']:<10} {int(t['asks']):>7} {t['hits'] / a:>9.3f} "
+              f"{t['bluff'] / a:>7.3f} {t['bluff_known'] / a:>8.3f} {saved:>14} "
+              f"{t['late_asks'] / a:>10.3f} {t['late_hits'] / max(t['late_asks'], 1):>10.3f} "
+              f"{t['late_quartets'] / (2 * max(t['games'], 1)):>13.3f}")
+
+
 def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--part", choices=("posterior", "speed", "ladder", "all"), default="all")
+    ap.add_argument("--games", type=int, default=2000, help="games per ladder table (default 2000)")
+    ap.add_argument("--samples", type=int, default=400, help="PlanningBot deals per decision (default 400)")
+    ap.add_argument("--candidates", type=int, default=5, help="PlanningBot candidate asks (default 5)")
+    ap.add_argument("--jobs", type=int, default=2, help="processes for the ladder tables (default 2)")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--json", metavar="FILE", help="also write the ladder as JSON")
+    args = ap.parse_args()
+    if args.part in ("posterior", "all"):
+        posterior_table()
+    if args.part in ("speed", "all"):
+        speed_table()
+    if args.part in ("ladder", "all"):
+        print(f"\nLadder: 4 players, classic deck, seats rotated, {args.games} games per table; "
+              f"PlanningBot samples={args.samples}, candidates={args.candidates}")
+        rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed)
+        print_ladder(rows)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(rows, f, indent=1)
+
+
+def posterior_table():
     print("Exact posterior time (ms) by game stage (asks so far), MemoryBot games")
     for name, deck, players in [
         ("classic 32 cards, 4 players", kw.Deck.themed("classic"), 4),
@@ -67,6 +227,9 @@ def main():
         print(f"{'asks':>6} {'n':>4} {'median ms':>10} {'max ms':>8}")
         for stage, n, med, mx in posterior_times(deck, players, games=10 if players > 4 else 20):
             print(f"{stage:>6} {n:>4} {med:>10.3f} {mx:>8.3f}")
+
+
+def speed_table():
     print("\nGames per second (classic deck, 4 players, seats rotated)")
     print(f"{'bots':<40} {'games':>6} {'games/s':>10}  kernel")
     for bots, games, gps, fast in games_per_second():

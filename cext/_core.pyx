@@ -15,6 +15,7 @@ include "bits.pxi"
 include "quintet_eval.pxi"
 include "quintet_frontier.pxi"
 include "kwartet.pxi"
+include "kwartet_rollout.pxi"
 # the Klaverjas double-dummy solver (docs/klaverjas_solver.md)
 include "klaverjas_tables.pxi"
 include "klaverjas_state.pxi"

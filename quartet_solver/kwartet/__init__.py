@@ -4,7 +4,8 @@ Decks live in :mod:`~quartet_solver.kwartet.decks`, rule options in
 :mod:`~quartet_solver.kwartet.rules`, the engine in
 :mod:`~quartet_solver.kwartet.game`, exact inference in
 :mod:`~quartet_solver.kwartet.knowledge`, bots in
-:mod:`~quartet_solver.kwartet.bots` and bot tournaments in
+:mod:`~quartet_solver.kwartet.bots`, the planning player in
+:mod:`~quartet_solver.kwartet.planning` and bot tournaments in
 :mod:`~quartet_solver.kwartet.simulate`; the names below are the public API.
 
 >>> from quartet_solver import kwartet as kw
@@ -21,7 +22,8 @@ True
 from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, View, play
 from .decks import THEMED_DECKS, Deck, Quartet
 from .game import Asked, Dealt, Drew, Game, Laid, Revealed
-from .knowledge import PILE, Knowledge
+from .knowledge import LAID, PILE, Knowledge
+from .planning import Decision, PlanningBot
 from .rules import Rules
 from .simulate import BotStats, SimulationResult, make_bot, simulate
 
@@ -30,15 +32,18 @@ __all__ = [
     "Bot",
     "BotStats",
     "Dealt",
+    "Decision",
     "Deck",
     "Drew",
     "Game",
     "InferenceBot",
     "Knowledge",
+    "LAID",
     "Laid",
     "MemoryBot",
     "NoviceBot",
     "PILE",
+    "PlanningBot",
     "Quartet",
     "Revealed",
     "Rules",

@@ -5,6 +5,7 @@
     quartet-solver kwartet simulate --bots inference,memory,novice,novice --games 1000 --seed 1
     quartet-solver kwartet deck --deck world
     quartet-solver kwartet play --seed 3 --bots inference,novice,novice --seat 0
+    quartet-solver kwartet play --seed 3 --bots planning,memory,memory,memory
 """
 
 from __future__ import annotations
@@ -182,7 +183,8 @@ def _cmd_infer(args: argparse.Namespace) -> int:
 
 def _add_game_args(p: argparse.ArgumentParser, bots_default: str) -> None:
     p.add_argument("--bots", default=bots_default,
-                   help=f"comma-separated bots, one per seat: novice, memory, inference (default {bots_default})")
+                   help=f"comma-separated bots, one per seat: novice, memory, inference, planning "
+                        f"(default {bots_default})")
     p.add_argument("--deck", default="classic",
                    help="classic (32), nature (40), world (48), standard, standard:AKQJ..., or a .json/.toml file")
     p.add_argument("--rules", default="standard", help=f"preset: {', '.join(Rules.PRESETS)}")

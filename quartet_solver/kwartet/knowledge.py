@@ -46,27 +46,54 @@ Not covered: an opponent's unseen draw in the draw-pile hybrid raises
 from __future__ import annotations
 
 import itertools
+import random as _random
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
 from .. import _core
-from ..checks import as_int
+from ..checks import as_int, check_seed
 from ..errors import IllegalActionError, InvalidStateError, SolverError
 from .decks import CardLike, Deck, QuartetLike
 from .game import Asked, Dealt, Drew, Event, Game, Laid, Revealed
 from .rules import Rules, check_count, check_players
 
-__all__ = ["Knowledge", "PILE"]
+__all__ = ["Knowledge", "PILE", "LAID", "MAX_SAMPLES"]
 
 PILE = -1
 """The location of the side pile (also the last row of :meth:`Knowledge.probabilities`)."""
 
+LAID = -2
+"""The location of a laid-down card in :meth:`Knowledge.sample`."""
+
+MAX_SAMPLES = 1_000_000
+"""The most deals one :meth:`Knowledge.sample` call draws."""
+
 _UNKNOWN = -1
-_LAID = -2
+_LAID = LAID
+
+
+class _Problem(NamedTuple):
+    """The compiled core's view of a posterior: the unknown locations (``locs``, in
+    the kernel's order), their open places, the unknown cards by quartet slot, and
+    the constraints (quartet, location index, slot mask, kind) as four arrays."""
+
+    locs: list[int]
+    caps: np.ndarray
+    ucount: np.ndarray
+    neg: np.ndarray
+    slot_card: np.ndarray
+    cons_q: np.ndarray
+    cons_loc: np.ndarray
+    cons_mask: np.ndarray
+    cons_kind: np.ndarray
+
+    @property
+    def cons(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return (self.cons_q, self.cons_loc, self.cons_mask, self.cons_kind)
 
 
 class Knowledge:
@@ -223,7 +250,7 @@ class Knowledge:
             raise InvalidStateError(f"{what} must be a seat in 0..{self.players - 1}, got {p!r}")
         return seat
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str) -> NoReturn:
         raise InvalidStateError(f"{message} (inconsistent with what player {self.me} knows)")
 
     def _flush(self) -> None:
@@ -442,10 +469,8 @@ class Knowledge:
             return self._pile_loc
         return self._seat(location, "location")
 
-    def _solve(self) -> tuple[int, np.ndarray, np.ndarray]:
-        """(total, num_hi, num_lo) with num indexed [location, card]; cached."""
-        if self._cache is not None and self._cache[0] == self._version:
-            return self._cache[1]
+    def _problem(self) -> _Problem:
+        """The kernel's input for the current events (see ``cext/kwartet.pxi``)."""
         if self._broken:
             raise InvalidStateError(f"exact inference unavailable: {self._broken}")
         nl = self.players + 1
@@ -468,7 +493,6 @@ class Knowledge:
         if any(caps_full[loc] < 0 for loc in locs):
             self._fail("a location holds more known cards than its size")
         locs.sort(key=lambda loc: caps_full[loc])  # largest capacity last (the implicit dimension)
-        L = len(locs)
         lidx = {loc: i for i, loc in enumerate(locs)}
         caps = np.array([caps_full[loc] for loc in locs], dtype=np.int32)
         known_all = self._known_mask_all()
@@ -508,35 +532,95 @@ class Knowledge:
                     continue  # "not all at p" holds trivially
                 cons.append((q, lidx[p], smask, kind))
         cons.sort()
-        cq = np.array([x[0] for x in cons], dtype=np.int32)
-        cl = np.array([x[1] for x in cons], dtype=np.int32)
-        cm = np.array([x[2] for x in cons], dtype=np.uint8)
-        ck = np.array([x[3] for x in cons], dtype=np.uint8)
         states = 1
         for x in caps[:-1]:
             states *= int(x) + 1
         if states * (nq + 1) > 20_000_000:
             raise SolverError(f"posterior too large: {states} states x {nq + 1} quartets")
-        if L == 0:
+        return _Problem(
+            locs, caps, ucount, neg, slot_card,
+            np.array([x[0] for x in cons], dtype=np.int32),
+            np.array([x[1] for x in cons], dtype=np.int32),
+            np.array([x[2] for x in cons], dtype=np.uint8),
+            np.array([x[3] for x in cons], dtype=np.uint8),
+        )
+
+    def _solve(self) -> tuple[int, np.ndarray, np.ndarray]:
+        """(total, num_hi, num_lo) with num indexed [location, card]; cached."""
+        if self._cache is not None and self._cache[0] == self._version:
+            return self._cache[1]
+        pr = self._problem()
+        nl = self.players + 1
+        nq = self._nq
+        if not pr.locs:
             th, tl = 0, 1  # nothing unknown: exactly one deal
             nh = np.zeros((0, nq, 4), dtype=np.uint64)
             nlo = nh
         else:
-            th, tl, nh, nlo = _core.kw_posterior(L, caps, nq, ucount, neg, cq, cl, cm, ck)
+            th, tl, nh, nlo = _core.kw_posterior(len(pr.locs), pr.caps, nq, pr.ucount, pr.neg, *pr.cons)
         total = (th << 64) | tl
         if total == 0:
             self._fail("no deal is consistent with the events")
         # scatter to [location, card]
         hi = np.zeros((nl, self._n), dtype=np.uint64)
         lo = np.zeros((nl, self._n), dtype=np.uint64)
-        mask_valid = slot_card >= 0
-        cards_flat = slot_card[mask_valid]
-        for loc, i in lidx.items():
+        mask_valid = pr.slot_card >= 0
+        cards_flat = pr.slot_card[mask_valid]
+        for i, loc in enumerate(pr.locs):
             hi[loc, cards_flat] = nh[i][mask_valid]
             lo[loc, cards_flat] = nlo[i][mask_valid]
         result = (total, hi, lo)
         self._cache = (self._version, result)
         return result
+
+    def sample(self, n: int, seed: int | str | None = None) -> np.ndarray:
+        """``n`` deals drawn independently and exactly uniformly from the posterior, as
+        an ``int8`` array of shape ``(n, len(deck))``: entry ``[i, c]`` is where card
+        ``c`` is *now* in deal ``i``: a seat ``0 .. players - 1``, :data:`PILE` (-1) for
+        the side pile (the memory middle, the draw pile), :data:`LAID` (-2) for a card
+        laid down.
+
+        Every consistent deal has probability ``1 / count()`` (the compiled core draws
+        each quartet's placement given the later ones from the exact counts, with
+        exact 128-bit integer arithmetic and rejection, so no rounding enters).  The
+        same ``seed`` (``None``, an int >= 0 or a string) gives the same deals.  ``n``
+        is an int in ``0 .. 1,000,000``; bad ``n`` or ``seed`` raise
+        :class:`~quartet_solver.errors.InvalidStateError`.
+
+        >>> from quartet_solver.kwartet import Deck
+        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
+        >>> k.ask(asker=1, target=2, card="Ks", success=True)
+        >>> deals = k.sample(1000, seed=1)
+        >>> deals.shape, deals.dtype.name
+        ((1000, 16), 'int8')
+        >>> bool((deals[:, k.deck.card("Ks")] == 1).all())   # player 1 took it
+        True
+        >>> [round(float((deals[:, k.deck.card("Ah")] == loc).mean()), 1) for loc in (1, 2, PILE)]
+        [0.5, 0.4, 0.1]
+        >>> k.sample(0).shape
+        (0, 16)
+        """
+        count = as_int(n)
+        if count is None or not 0 <= count <= MAX_SAMPLES:
+            raise InvalidStateError(f"n must be an int in 0..{MAX_SAMPLES:,}, got {n!r}")
+        seed = check_seed(seed)
+        base = np.array([_LAID if w == _LAID else (PILE if w == self._pile_loc else w) for w in self._where],
+                        dtype=np.int8)
+        pr = self._problem()
+        stream = _random.Random(seed).getrandbits(64)
+        out = np.repeat(base[None, :], count, axis=0)
+        if not pr.locs or count == 0:
+            if not pr.locs:
+                self._solve()  # checks that the one deal left is consistent
+            return out
+        try:
+            slots = _core.kw_sample(len(pr.locs), pr.caps, self._nq, pr.ucount, pr.neg, *pr.cons, count, stream)
+        except ValueError:
+            self._fail("no deal is consistent with the events")
+        locmap = np.array([PILE if loc == self._pile_loc else loc for loc in pr.locs], dtype=np.int8)
+        qs, ks = np.nonzero(pr.slot_card >= 0)
+        out[:, pr.slot_card[qs, ks]] = locmap[slots[:, qs, ks]]
+        return out
 
     def count(self) -> int:
         """The number of deals consistent with the observer's hand and the events (exact)."""

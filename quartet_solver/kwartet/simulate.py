@@ -1,6 +1,6 @@
 """Simulate many Kwartet games between bots: win rates, quartets, game length.
 
-Bots are given by name (``"novice"``, ``"memory"``, ``"inference"``), class or
+Bots are given by name (``"novice"``, ``"memory"``, ``"inference"``, ``"planning"``), class or
 instance, one per seat; with ``rotate=True`` (the default) bot ``i`` sits in
 seat ``(i + g) % players`` in game ``g``, so every bot plays every seat equally.
 Games between novice bots under the base rules (side pile or dealer remainder,
@@ -31,11 +31,14 @@ from ..errors import InvalidStateError
 from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, check_bots, play
 from .decks import Deck
 from .game import Game
+from .planning import PlanningBot
 from .rules import Rules, check_count, check_players
 
 __all__ = ["simulate", "SimulationResult", "BotStats", "BOTS", "make_bot", "wilson"]
 
-BOTS: dict[str, type[Bot]] = {"novice": NoviceBot, "memory": MemoryBot, "inference": InferenceBot}
+BOTS: dict[str, type[Bot]] = {
+    "novice": NoviceBot, "memory": MemoryBot, "inference": InferenceBot, "planning": PlanningBot,
+}
 BotSpec = Union[str, type, Bot]
 
 

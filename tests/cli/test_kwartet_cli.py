@@ -22,6 +22,15 @@ def test_commands(tmp_path):
     assert code == 0 and "probabilities" in json.loads(out)
 
 
+def test_planning_bot_by_name():
+    code, out, err = run(["kwartet", "play", "--seed", "4", "--bots", "planning,memory,inference,novice", "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["over"] and data["bots"] == ["planning", "memory", "inference", "novice"]
+    code, out, err = run(["kwartet", "simulate", "--games", "2", "--bots", "planning,memory,memory", "--quiet"])
+    assert code == 0 and "planning" in out
+
+
 def test_bad_input_is_one_line_and_exit_2(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"quartets": {"A": ["x"]}}', encoding="utf-8")

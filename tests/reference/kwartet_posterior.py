@@ -131,3 +131,40 @@ def brute_probabilities(n_cards: int, log, me: int, my_hand: int):
     """Exact probability table as {(location, card): Fraction} plus the count."""
     total, counts = brute_posterior(n_cards, log, me, my_hand)
     return total, {k: Fraction(v, total) for k, v in counts.items()} if total else {}
+
+
+def brute_deals(n_cards: int, log, me: int, my_hand: int) -> list[tuple[int, ...]]:
+    """Every deal consistent with the log, as the tuple of each card's location now
+    (seat, -1 for the pile, -2 for a laid card), in enumeration order."""
+    d: Dealt = log[0]
+    sizes = list(d.hand_sizes)
+    players = len(sizes)
+    nq = n_cards // 4
+    rest = [c for c in range(n_cards) if not my_hand >> c & 1]
+    caps = {p: sizes[p] for p in range(players) if p != me}
+    if d.pile:
+        caps["pile"] = d.pile
+    out = []
+    for assign in _assignments(len(rest), caps):
+        hands = [0] * players
+        hands[me] = my_hand
+        pile = 0
+        for c, loc in zip(rest, assign):
+            if loc == "pile":
+                pile |= 1 << c
+            else:
+                hands[loc] |= 1 << c
+        res = replay_ok(hands, pile, log, nq)
+        if res is None:
+            continue
+        fh, fp = res
+        where = [-2] * n_cards
+        for p in range(players):
+            for c in range(n_cards):
+                if fh[p] >> c & 1:
+                    where[c] = p
+        for c in range(n_cards):
+            if fp >> c & 1:
+                where[c] = -1
+        out.append(tuple(where))
+    return out

@@ -1,0 +1,242 @@
+# Kwartet rollouts: the lookahead of the planning player (kwartet.PlanningBot).
+#
+# Purpose: from one position (the planner to move) and a batch of determinized
+# deals (every hand and the side pile known), play each candidate first ask and
+# then the rest of the game with a fast policy for every seat, and report the
+# planner's win share and quartets.
+#
+# Invariants: base rules only (side pile or dealer remainder, optional bonus
+# turn; no draw pile, no memory cards): the pile never changes, so a quartet with
+# a pile card is blocked for good.  Every seat plays the same policy and sees only
+# its own hand and the public record, which the rollout keeps exactly as
+# MemoryBot does: each card's publicly traced holder, the seats publicly known
+# not to hold it (denials, own asks), the quartets each seat has asked for.  An
+# ask thus tells the other seats what it tells them in the real game, and they
+# use it: they ask a seat for a card it received, and favour a seat that asked
+# for the quartet.  The policy (_kwr_choose): a card's chance at a seat is
+# 1 (traced there), 0 (traced elsewhere or denied), else the seat's share of the
+# cards of the seats that may hold it (pile included), its odds multiplied by
+# collector_odds when the seat asked for the quartet; the best chance wins, then
+# the quartet the asker holds most of, then a random tie-break.
+#
+# Entry point: kw_rollouts.  Deal i's rollouts use one random stream for every
+# candidate (common random numbers: candidates are compared on the same deals
+# and, as far as their games agree, the same tie-breaks).
+
+DEF KWR_MAXP = 6
+DEF KWR_MAXC = 52
+
+
+cdef struct KwrState:
+    uint64_t hands[KWR_MAXP]
+    uint64_t pile
+    int32_t quartets[KWR_MAXP]
+    int32_t last[KWR_MAXP]
+    int32_t lay_count
+    int32_t laid
+    int32_t blocked
+    int32_t free_m
+    int32_t turn
+    int32_t over
+    int8_t holder[KWR_MAXC]     # publicly traced seat, -1 unknown, -2 laid
+    uint8_t notat[KWR_MAXC]     # seats publicly known not to hold the card
+    uint32_t hasq[KWR_MAXP]     # quartets each seat has asked for (not yet laid)
+
+
+cdef inline int _kwr_can_act(KwrState* s, int players, int p) noexcept nogil:
+    cdef int t
+    if not s.hands[p]:
+        return 0
+    for t in range(players):
+        if t != p and s.hands[t]:
+            return 1
+    return 0
+
+
+cdef inline void _kwr_end_turn(KwrState* s, int players) noexcept nogil:
+    cdef int k
+    s.free_m = 0
+    for k in range(players):
+        s.turn = (s.turn + 1) % players
+        if _kwr_can_act(s, players, s.turn):
+            return
+    s.over = 1  # nobody can act
+
+
+cdef inline void _kwr_ask(KwrState* s, int nq, int players, int t, int c, int bonus) noexcept nogil:
+    """The seat to move asks seat t for card c (legal); the public record, lays,
+    the end and the turn follow the game's rules."""
+    cdef int p = s.turn
+    cdef int q = c >> 2, k
+    s.hasq[p] |= (<uint32_t>1) << q
+    if (s.hands[t] >> c) & 1:
+        s.hands[t] &= ~((<uint64_t>1) << c)
+        s.hands[p] |= (<uint64_t>1) << c
+        s.holder[c] = <int8_t>p
+        s.notat[c] = 0
+        if (s.hands[p] >> (4 * q)) & 15 == 15:
+            s.hands[p] &= ~((<uint64_t>15) << (4 * q))
+            s.quartets[p] += 1
+            s.last[p] = s.lay_count
+            s.lay_count += 1
+            s.laid += 1
+            for k in range(4):
+                s.holder[4 * q + k] = -2
+            for k in range(players):
+                s.hasq[k] &= ~((<uint32_t>1) << q)
+            if bonus:
+                s.free_m += 1
+            if s.laid + s.blocked == nq:
+                s.over = 1
+                return
+        if not _kwr_can_act(s, players, p):
+            _kwr_end_turn(s, players)
+    else:
+        s.notat[c] |= <uint8_t>((1 << t) | (1 << p))
+        if s.free_m > 0:
+            s.free_m -= 1
+        else:
+            _kwr_end_turn(s, players)
+
+
+cdef inline void _kwr_choose(KwrState* s, int nq, int players, double odds, uint64_t* rng,
+                             int* out_t, int* out_c) noexcept nogil:
+    """The policy's ask for the seat to move (see the file comment)."""
+    cdef int p = s.turn
+    cdef uint64_t hand = s.hands[p], askable = 0, m, low
+    cdef int q, t, c, l, held, best_held = -1, ties = 0, h
+    cdef double sc, best = -1.0, num, den
+    for q in range(nq):
+        if (hand >> (4 * q)) & 15:
+            askable |= (<uint64_t>15) << (4 * q)
+    askable &= ~hand
+    out_t[0] = -1
+    out_c[0] = -1
+    m = askable
+    while m:
+        low = m & (~m + 1)
+        c = ctz64(m)
+        m ^= low
+        q = c >> 2
+        held = popcount64((hand >> (4 * q)) & 15)
+        h = s.holder[c]
+        # the size of the places the card may be in, seen from seat p
+        den = 0.0
+        if h < 0:
+            for l in range(players):
+                if l != p and s.hands[l] and not (s.notat[c] >> l) & 1:
+                    den += popcount64(s.hands[l])
+            den += popcount64(s.pile)
+        for t in range(players):
+            if t == p or not s.hands[t]:
+                continue
+            if h == t:
+                sc = 1.0
+            elif h >= 0 or (s.notat[c] >> t) & 1 or den <= 0.0:
+                sc = 0.0
+            else:
+                num = popcount64(s.hands[t])
+                sc = num / den
+                if (s.hasq[t] >> q) & 1 and sc < 1.0:
+                    sc = sc * odds / (sc * odds + 1.0 - sc)
+            if sc > best or (sc == best and held > best_held):
+                best = sc
+                best_held = held
+                out_t[0] = t
+                out_c[0] = c
+                ties = 1
+            elif sc == best and held == best_held:
+                ties += 1
+                if qs_splitmix64(rng) % <uint64_t>ties == 0:
+                    out_t[0] = t
+                    out_c[0] = c
+
+
+cdef inline double _kwr_share(KwrState* s, int players, int me) noexcept nogil:
+    """The planner's share of the win: most quartets, ties to the earlier last lay,
+    still tied (or nobody scored) shared."""
+    cdef int best = 0, p, first = 1 << 30, n = 0
+    for p in range(players):
+        if s.quartets[p] > best:
+            best = s.quartets[p]
+    if best == 0:
+        return 1.0 / players
+    if s.quartets[me] != best:
+        return 0.0
+    for p in range(players):
+        if s.quartets[p] == best and s.last[p] < first:
+            first = s.last[p]
+    if s.last[me] != first:
+        return 0.0
+    for p in range(players):
+        if s.quartets[p] == best and s.last[p] == first:
+            n += 1
+    return 1.0 / n
+
+
+def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
+                const int32_t[:] quartets0, const int32_t[:] last0, int lay_count0,
+                const int8_t[:] holder0, const uint8_t[:] notat0, const uint32_t[:] hasq0,
+                const int32_t[:] cand_t, const int32_t[:] cand_c, int bonus, int free0,
+                double collector_odds, uint64_t seed, int64_t max_asks):
+    """Roll out every candidate first ask (cand_t[k], cand_c[k]) of seat ``me`` on
+    every deal (deals[i, p]: the hand of seat p, deals[i, players]: the pile).
+
+    Returns (share[K, N] float64, quartets[K, N] int32): the planner's win share
+    and quartets at the end of each rollout (a rollout stops after max_asks asks).
+    """
+    if nq < 1 or 4 * nq > KWR_MAXC or players < 2 or players > KWR_MAXP or not 0 <= me < players:
+        raise ValueError("kw_rollouts: bad sizes")
+    if deals.shape[1] != players + 1 or holder0.shape[0] < 4 * nq or notat0.shape[0] < 4 * nq:
+        raise ValueError("kw_rollouts: bad shapes")
+    if quartets0.shape[0] < players or last0.shape[0] < players or hasq0.shape[0] < players:
+        raise ValueError("kw_rollouts: bad shapes")
+    if cand_t.shape[0] != cand_c.shape[0]:
+        raise ValueError("kw_rollouts: candidate arrays differ in length")
+    cdef int64_t N = deals.shape[0], K = cand_t.shape[0]
+    share_arr = np.zeros((K, N), dtype=np.float64)
+    quart_arr = np.zeros((K, N), dtype=np.int32)
+    cdef double[:, :] share = share_arr
+    cdef int32_t[:, :] quart = quart_arr
+    cdef KwrState base, s
+    cdef int64_t i, k, asks
+    cdef int p, q, c, t
+    cdef uint64_t rng
+    with nogil:
+        memset(&base, 0, sizeof(KwrState))
+        for c in range(4 * nq):
+            base.holder[c] = holder0[c]
+            base.notat[c] = notat0[c]
+        for p in range(players):
+            base.quartets[p] = quartets0[p]
+            base.last[p] = last0[p]
+            base.hasq[p] = hasq0[p]
+        base.lay_count = lay_count0
+        base.laid = 0
+        for p in range(players):
+            base.laid += quartets0[p]
+        for i in range(N):
+            for p in range(players):
+                base.hands[p] = deals[i, p]
+            base.pile = deals[i, players]
+            base.blocked = 0
+            for q in range(nq):
+                if (base.pile >> (4 * q)) & 15:
+                    base.blocked += 1
+            for k in range(K):
+                s = base
+                s.turn = me
+                s.free_m = free0
+                s.over = 0
+                rng = seed ^ (<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL)
+                _kwr_ask(&s, nq, players, cand_t[k], cand_c[k], bonus)
+                asks = 1
+                while not s.over and asks < max_asks:
+                    _kwr_choose(&s, nq, players, collector_odds, &rng, &t, &c)
+                    if t < 0:
+                        break
+                    _kwr_ask(&s, nq, players, t, c, bonus)
+                    asks += 1
+                share[k, i] = _kwr_share(&s, players, me)
+                quart[k, i] = s.quartets[me]
+    return share_arr, quart_arr

@@ -1,0 +1,306 @@
+"""A Kwartet player that looks ahead: determinized rollouts over deals sampled from
+the exact posterior.
+
+For each decision :class:`PlanningBot` draws deals from its
+:class:`~.knowledge.Knowledge` (:meth:`~.knowledge.Knowledge.sample`, exactly
+uniform, then reweighted for how players choose their asks, see below), shortlists
+its candidate asks, and plays every candidate on every deal to the end of the game
+in the compiled core (``cext/kwartet_rollout.pxi``).  It picks the candidate with the
+best mean outcome: its share of the win, plus a small weight on its quartets.
+
+What an ask tells the others is modelled, not assumed away: in the rollouts every
+seat sees only its own hand and the public record (who received which card, who
+denied it, who asked for which quartet), as :class:`~.bots.MemoryBot` does, and
+asks with it.  So a card the planner takes is a card the others know it holds and
+will ask it for, and a quartet it asks in is one they guess it collects.  This is
+the cheaper approximation of the opponents' knowledge of the planner's hand (their
+exact posterior, one :class:`~.knowledge.Knowledge` per opponent and rollout step,
+would cost a thousand times more); it is exact for MemoryBot opponents.
+
+The deals: the posterior treats "``p`` asked for a card of ``q``" as only "``p``
+holds at least one card of ``q``", but players keep asking in the quartet they hold
+most of (see :class:`~.bots.InferenceBot`).  So the bot draws ``4 * samples`` deals
+uniformly and resamples ``samples`` of them with weight
+``collector_odds ** k``, ``k`` the number of cards each opponent holds, in the deal,
+of the quartets it has asked for and that are not traced: the same odds factor per
+card that :class:`~.bots.InferenceBot` applies.
+
+>>> from quartet_solver.kwartet import Deck, Game, MemoryBot, play
+>>> g = Game(Deck.themed(), players=4, seed=5)
+>>> bots = [PlanningBot(seed=1, samples=8), MemoryBot(seed=2), MemoryBot(seed=3), MemoryBot(seed=4)]
+>>> play(g, bots).is_over
+True
+>>> bots[0].decisions > 0
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import _core
+from ..cards import as_int
+from ..errors import InvalidStateError
+from .bots import Action, InferenceBot
+from .game import Asked, Event, Game, Laid
+from .knowledge import PILE
+
+__all__ = ["PlanningBot", "Decision"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a :class:`PlanningBot`: the candidate asks ``(target, card)``,
+    their prior hit chances (the :class:`~.bots.InferenceBot` estimate), their mean
+    rollout values, the rollouts run, the seconds taken and the chosen index."""
+
+    candidates: tuple[tuple[int, int], ...]
+    prior: tuple[float, ...]
+    values: tuple[float, ...]
+    rollouts: int
+    seconds: float
+    chosen: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "candidates": [list(c) for c in self.candidates],
+            "prior": list(self.prior),
+            "values": list(self.values),
+            "rollouts": self.rollouts,
+            "seconds": self.seconds,
+            "chosen": self.chosen,
+        }
+
+
+def _check_positive(value: object, what: str) -> int:
+    n = as_int(value)
+    if n is None or n < 1:
+        raise InvalidStateError(f"{what} must be an int >= 1, got {value!r}")
+    return n
+
+
+class PlanningBot(InferenceBot):
+    """Plans each ask by determinized rollouts over deals sampled from the posterior
+    (see the module docstring).
+
+    Keyword-only options:
+
+    ``samples``
+        deals per round (default 400); every candidate is rolled out on each.
+    ``candidates``
+        the most asks compared (default 5): the best by the inference estimate, at
+        most two targets per card, plus an ask that cannot hit in a quartet the bot
+        has already asked in (a pass that tells nothing new) when there is one.
+    ``time_budget``
+        seconds per decision, or ``None`` (default): one round.  With a budget the
+        bot runs rounds of ``samples`` fresh deals until the budget is spent (at
+        least one), so how many depends on the machine and the choices are no longer
+        reproducible from the seed alone; without one, the same seed and game give
+        the same play.
+    ``quartet_weight``
+        weight of the bot's own quartets (a fraction of the deck's quartets) next to
+        its win share in a rollout's value (default 0.25; it breaks the ties of
+        positions that win or lose either way).
+
+    Variants the rollouts do not model (a draw pile, memory cards) and an
+    unavailable posterior fall back to :class:`~.bots.InferenceBot`'s choice.
+    :attr:`decisions` counts the planned decisions, :attr:`last_decision` holds the
+    last (a :class:`Decision`), :attr:`rollouts` the rollouts run in this game.
+    """
+
+    name = "planning"
+
+    rollout_odds = 12.0
+    """The collector odds factor of the rollout policy and of the deal weights."""
+
+    oversample = 4
+    """Uniform deals drawn per deal kept by the collector reweighting."""
+
+    confidence = 0.5
+    """Standard errors by which a candidate must beat the inference choice (see :meth:`_select`)."""
+    """Uniform deals drawn per deal kept by the collector reweighting."""
+
+    def __init__(self, seed: int | str | None = None, *, samples: int = 400, candidates: int = 5,
+                 time_budget: float | None = None, quartet_weight: float = 0.25) -> None:
+        super().__init__(seed=seed)
+        self.samples = _check_positive(samples, "samples")
+        self.candidates = _check_positive(candidates, "candidates")
+        if time_budget is not None:
+            if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not (
+                    0 < float(time_budget) < float("inf")):
+                raise InvalidStateError(f"time_budget must be a positive number of seconds or None, got {time_budget!r}")
+            time_budget = float(time_budget)
+        self.time_budget = time_budget
+        if isinstance(quartet_weight, bool) or not isinstance(quartet_weight, (int, float)) or not (
+                0 <= float(quartet_weight) < float("inf")):
+            raise InvalidStateError(f"quartet_weight must be a number >= 0, got {quartet_weight!r}")
+        self.quartet_weight = float(quartet_weight)
+        self.decisions = 0
+        self.rollouts = 0
+        self.last_decision: Decision | None = None
+
+    def __repr__(self) -> str:
+        budget = "" if self.time_budget is None else f", time_budget={self.time_budget!r}"
+        return (f"PlanningBot(seed={self.seed!r}, samples={self.samples}, candidates={self.candidates}"
+                f"{budget})")
+
+    def start(self, game: Game, seat: int) -> None:
+        super().start(game, seat)
+        n = game.players
+        self._quartets = [0] * n
+        self._last_lay = [-1] * n
+        self._lay_count = 0
+        self._turn_lays = 0  # lays and misses of the current turn of the player to move
+        self._turn_misses = 0
+        self._turn_player = -1
+        self.decisions = 0
+        self.rollouts = 0
+        self.last_decision = None
+
+    def _observe(self, e: Event) -> None:
+        super()._observe(e)
+        if isinstance(e, Laid):
+            self._quartets[e.player] += 1
+            self._last_lay[e.player] = self._lay_count
+            self._lay_count += 1
+            if e.player == self._turn_player:
+                self._turn_lays += 1
+        elif isinstance(e, Asked):
+            if e.asker != self._turn_player:
+                self._turn_player, self._turn_lays, self._turn_misses = e.asker, 0, 0
+            if not e.hit:
+                self._turn_misses += 1
+
+    def _free_misses(self, seat: int) -> int:
+        """Free misses left in ``seat``'s current turn under the bonus-turn rule."""
+        if self._turn_player != seat or not self.view or not self.view.rules.bonus_turn:
+            return 0
+        return max(0, self._turn_lays - self._turn_misses)
+
+    # -- candidates and deals -------------------------------------------------------
+
+    def _shortlist(self, scored: list[tuple[float, int, int]]) -> list[tuple[float, int, int]]:
+        """The candidate asks (prior, target, card), best first (see the class docstring)."""
+        v = self.view
+        assert v is not None
+        hand = v.hand
+        ranked = sorted(
+            scored,
+            key=lambda x: (round(x[0], 9), (hand >> (4 * (x[2] // 4)) & 0xF).bit_count(),
+                           self._public_q >> (x[2] // 4) & 1, -x[1], -x[2]),
+            reverse=True,
+        )
+        out: list[tuple[float, int, int]] = []
+        per_card: dict[int, int] = {}
+        for s, t, c in ranked:
+            if len(out) >= self.candidates:
+                break
+            if s <= 0.0 or per_card.get(c, 0) >= 2:
+                continue
+            per_card[c] = per_card.get(c, 0) + 1
+            out.append((s, t, c))
+        # a pass: an ask that cannot hit, in a quartet already asked in
+        for s, t, c in ranked:
+            if s == 0.0 and self._public_q >> (c // 4) & 1:
+                if len(out) >= self.candidates and out:
+                    out[-1] = (s, t, c)
+                else:
+                    out.append((s, t, c))
+                break
+        if not out:
+            out = ranked[: self.candidates]
+        return out
+
+    def _deals(self, n: int) -> np.ndarray:
+        """``n`` deals as masks (row: the hand of each seat, then the pile)."""
+        v = self.view
+        assert v is not None and self.knowledge is not None
+        players = v.players
+        draw = self.oversample * n if self.rollout_odds != 1.0 else n
+        locs = self.knowledge.sample(draw, seed=self.rng.getrandbits(64))
+        if draw != n:
+            # collector reweighting: odds per untraced card an opponent holds of a quartet it asked for
+            k = np.zeros(draw, dtype=np.float64)
+            for p in range(players):
+                if p == v.seat or not self._hasq[p]:
+                    continue
+                cols = [c for c in range(len(v.deck)) if self._hasq[p] >> (c // 4) & 1 and self._holder[c] < 0]
+                if cols:
+                    k += (locs[:, cols] == p).sum(axis=1)
+            w = np.exp((k - k.max()) * np.log(self.rollout_odds))
+            cum = np.cumsum(w)
+            u = np.array([self.rng.random() for _ in range(n)]) * cum[-1]
+            idx = np.minimum(np.searchsorted(cum, u, side="right"), draw - 1)
+            locs = locs[idx]
+        weights = np.left_shift(np.uint64(1), np.arange(len(v.deck), dtype=np.uint64))
+        deals = np.zeros((n, players + 1), dtype=np.uint64)
+        for p in range(players):
+            deals[:, p] = np.where(locs == p, weights, np.uint64(0)).sum(axis=1, dtype=np.uint64)
+        deals[:, players] = np.where(locs == PILE, weights, np.uint64(0)).sum(axis=1, dtype=np.uint64)
+        return deals
+
+    # -- the decision ------------------------------------------------------------------
+
+    def _select(self, value: np.ndarray) -> int:
+        """The chosen candidate from the rollout values ``[candidate, deal]``: the one
+        with the best mean among those whose paired advantage over the first (the
+        inference estimate's choice) exceeds :attr:`confidence` standard errors; the
+        first when none does."""
+        n = value.shape[1]
+        if n < 2 or self.confidence <= 0:
+            return int(np.argmax(value.mean(axis=1)))
+        diff = value - value[0]
+        mean = diff.mean(axis=1)
+        se = diff.std(axis=1, ddof=1) / np.sqrt(n)
+        ok = mean > self.confidence * se
+        ok[0] = True
+        return int(np.argmax(np.where(ok, mean, -np.inf)))
+
+    def choose(self) -> Action:
+        v = self._started()
+        self._update()
+        rules = v.rules
+        if self.knowledge is None or rules.draw_pile or rules.memory:
+            return super().choose()
+        scored = self._scores()
+        if not scored:
+            raise InvalidStateError(f"seat {v.seat} has no legal action")
+        if len(scored) == 1:
+            return ("ask", scored[0][1], scored[0][2])
+        short = self._shortlist(scored)
+        if len(short) == 1:
+            return ("ask", short[0][1], short[0][2])
+        t0 = time.perf_counter()
+        players = v.players
+        cand_t = np.array([t for _, t, _ in short], dtype=np.int32)
+        cand_c = np.array([c for _, _, c in short], dtype=np.int32)
+        holder = np.array(self._holder, dtype=np.int8)
+        notat = np.array(self._notat, dtype=np.uint8)
+        hasq = np.array(self._hasq, dtype=np.uint32)
+        quartets = np.array(self._quartets, dtype=np.int32)
+        last = np.array(self._last_lay, dtype=np.int32)
+        free = self._free_misses(v.seat)
+        rounds = []
+        while True:
+            deals = self._deals(self.samples)
+            share, quart = _core.kw_rollouts(
+                v.deck.n_quartets, players, v.seat, deals, quartets, last, self._lay_count, holder, notat, hasq,
+                cand_t, cand_c, int(rules.bonus_turn), free, self.rollout_odds, self.rng.getrandbits(64), 10_000)
+            rounds.append(share + self.quartet_weight / v.deck.n_quartets * quart)
+            if self.time_budget is None or time.perf_counter() - t0 >= self.time_budget:
+                break
+        value = np.concatenate(rounds, axis=1)  # [candidate, deal]
+        n = value.shape[1]
+        values = value.mean(axis=1)
+        best = self._select(value)
+        self.decisions += 1
+        self.rollouts += n * len(short)
+        self.last_decision = Decision(
+            tuple((t, c) for _, t, c in short), tuple(s for s, _, _ in short), tuple(float(x) for x in values),
+            n * len(short), time.perf_counter() - t0, best)
+        return ("ask", short[best][1], short[best][2])
+

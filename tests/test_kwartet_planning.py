@@ -1,0 +1,120 @@
+"""PlanningBot: legal in every rule option, deterministic for a seed, typed errors,
+and its rollout kernel's bookkeeping."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from quartet_solver import _core
+from quartet_solver import kwartet as kw
+from quartet_solver.errors import InvalidStateError
+from quartet_solver.kwartet import Deck, Game, PlanningBot, Rules, play, simulate
+
+
+class Checked(PlanningBot):
+    """A PlanningBot that checks each of its actions against the game's legal ones."""
+
+    def choose(self):  # type: ignore[no-untyped-def]
+        action = super().choose()
+        g = self.view._game  # type: ignore[union-attr]
+        if action[0] == "ask":
+            assert (action[1], action[2]) in g.legal_asks(), (action, g.legal_asks())
+        else:
+            assert g.can_reveal() and 0 <= action[1] < g.pile_size
+        return action
+
+
+RULES = [Rules(), Rules(remainder="dealer"), Rules(bonus_turn=True), Rules(draw_pile=8), Rules(memory=8),
+         Rules(bonus_turn=True, remainder="dealer"), Rules(bonus_turn=True, memory=4)]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=repr)
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_never_illegal(rules, players):
+    for seed in range(2):
+        g = Game(Deck.themed("classic"), players=players, seed=seed, rules=rules)
+        bots = [Checked(seed=seed + i, samples=6, candidates=4) if i % 2 == 0 else kw.InferenceBot(seed=i)
+                for i in range(players)]
+        play(g, bots)
+        assert g.is_over
+
+
+def test_standard_deck_six_players_and_bonus():
+    g = Game(Deck.standard("AKQJT9"), players=6, seed=3, rules=Rules(bonus_turn=True))
+    play(g, [Checked(seed=i, samples=4) for i in range(6)])
+    assert g.is_over
+
+
+def test_deterministic_for_a_seed_and_recorded():
+    def run():
+        g = Game(Deck.themed("classic"), players=4, seed=9)
+        bots = [PlanningBot(seed=5, samples=10), kw.MemoryBot(seed=1), kw.MemoryBot(seed=2), kw.MemoryBot(seed=3)]
+        play(g, bots)
+        return g.log, bots[0]
+    (log_a, a), (log_b, b) = run(), run()
+    assert log_a == log_b
+    assert a.decisions > 0 and a.rollouts > 0
+    d = a.last_decision
+    assert d is not None and 0 <= d.chosen < len(d.candidates) == len(d.values) == len(d.prior)
+    assert set(d.to_dict()) == {"candidates", "prior", "values", "rollouts", "seconds", "chosen"}
+
+
+def test_time_budget_runs_rounds():
+    g = Game(Deck.themed("classic"), players=4, seed=2)
+    bot = PlanningBot(seed=1, samples=4, time_budget=0.02)
+    play(g, [bot, kw.MemoryBot(seed=1), kw.MemoryBot(seed=2), kw.MemoryBot(seed=3)])
+    assert bot.rollouts > 0
+
+
+def test_simulate_and_make_bot_know_planning():
+    assert isinstance(kw.make_bot("planning", seed=1), PlanningBot)
+    r = simulate(["planning", "memory", "novice"], games=3, seed=1, deck=Deck.standard("AKQJT9"))
+    assert [s.name for s in r.stats] == ["planning", "memory", "novice"]
+
+
+@pytest.mark.parametrize("options,match", [
+    ({"samples": 0}, "samples"), ({"samples": 2.5}, "samples"), ({"candidates": True}, "candidates"),
+    ({"time_budget": 0}, "time_budget"), ({"time_budget": float("nan")}, "time_budget"),
+    ({"time_budget": "1"}, "time_budget"), ({"quartet_weight": -1}, "quartet_weight"),
+    ({"seed": -3}, "seed"),
+])
+def test_bad_options(options, match):
+    with pytest.raises(InvalidStateError, match=match):
+        PlanningBot(**options)
+
+
+def test_choose_before_start():
+    with pytest.raises(InvalidStateError, match="not been started"):
+        PlanningBot(seed=1).choose()
+
+
+def _kernel(deals, cand, quartets=(0, 0, 0), last=(-1, -1, -1), lay_count=0, nq=3, bonus=0, free=0):
+    n = 4 * nq
+    return _core.kw_rollouts(
+        nq, 3, 0, np.array(deals, dtype=np.uint64), np.array(quartets, dtype=np.int32),
+        np.array(last, dtype=np.int32), lay_count, np.full(n, -1, dtype=np.int8), np.zeros(n, dtype=np.uint8),
+        np.zeros(3, dtype=np.uint32), np.array([t for t, _ in cand], dtype=np.int32),
+        np.array([c for _, c in cand], dtype=np.int32), bonus, free, 12.0, 1, 10_000)
+
+
+def test_rollout_kernel_outcomes():
+    # 3 quartets of 4 cards (bits 0-11); seat 0 holds 0,1,2 and asks seat 1 for card 3
+    d = Deck.standard("AKQ")
+    hands = [d.mask("Ac Ad Ah"), d.mask("As Kc Kd Kh"), d.mask("Ks Qc Qd Qh Qs")]
+    deals = [[*hands, 0]]
+    share, quart = _kernel(deals, [(1, d.card("As")), (2, d.card("As"))])
+    # the hit completes the aces at once: 1 quartet at least, and the first lay wins ties
+    assert quart[0, 0] >= 1
+    assert share.shape == quart.shape == (2, 1)
+    assert 0.0 <= share.min() and share.max() <= 1.0
+    # a miss at seat 2 passes the turn; seat 1 asks seat 0 or 2 next, the game still ends
+    assert 0 <= quart[1, 0] <= 3
+
+
+def test_rollout_kernel_bad_shapes():
+    with pytest.raises(ValueError):
+        _core.kw_rollouts(3, 3, 5, np.zeros((1, 4), dtype=np.uint64), np.zeros(3, dtype=np.int32),
+                          np.zeros(3, dtype=np.int32), 0, np.zeros(12, dtype=np.int8), np.zeros(12, dtype=np.uint8),
+                          np.zeros(3, dtype=np.uint32), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32),
+                          0, 0, 12.0, 1, 100)
