@@ -22,11 +22,13 @@ GAMES = (quintet, kj, kw)
 # parameters that only change how the work is done: keyword-only wherever they appear
 OPTIONS = {"rules", "seed", "samples", "bid_samples", "processes", "client", "executor", "progress", "node_limit",
            "time_limit", "time_budget", "tt_bits", "pv", "event", "date", "kickers", "points", "tol",
-           "max_iterations", "stuk", "weight", "viewer", "epsilon", "hands", "first_dealer", "number"}
+           "max_iterations", "stuk", "weight", "viewer", "epsilon", "hands", "first_dealer", "number", "games",
+           "exact", "fmt", "max_asks", "candidates", "quartet_weight", "rotate"}
 # the functions whose options are checked (the games that follow the convention)
-CHECKED = (kj,)
+CHECKED = (kj, kw)
 # a random deal's seed and a daily deal's date are what the call is about
-SUBJECTS = {("Deal.random", "seed"), ("Deal.daily", "date"), ("RandomBot()", "seed"), ("random_deals", "seed")}
+SUBJECTS = {("Deal.random", "seed"), ("Deal.daily", "date"), ("RandomBot()", "seed"), ("random_deals", "seed"),
+            ("Knowledge.apply", "event")}
 
 
 def _callables(module):

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any, Union
 
 from ..checks import check_seed
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 from .decks import Deck
 from .game import Asked, Drew, Event, Game, Laid, Revealed
@@ -107,7 +108,8 @@ class Bot:
 
     name = "bot"
 
-    def __init__(self, seed: int | str | None = None) -> None:
+    @keyword_options
+    def __init__(self, *, seed: int | str | None = None) -> None:
         self.seed = check_seed(seed)
         self.rng = _random.Random(self.seed)
         self.view: View | None = None
@@ -311,7 +313,8 @@ class InferenceBot(MemoryBot):
         return [(self.hit_probability(probs, t, c), t, c) for t in v.targets() for c in cards]
 
 
-def play(game: Game, bots: list[Bot], max_asks: int = 100_000) -> Game:
+@keyword_options
+def play(game: Game, bots: list[Bot], *, max_asks: int = 100_000) -> Game:
     """Play ``game`` to the end with one bot per seat; returns the game.
 
     Stops (leaving the game unfinished) after ``max_asks`` asks (an int >= 0).

@@ -35,6 +35,7 @@ from typing import Any, Union, cast
 
 from ..cards import Card, Rank, Suit
 from ..checks import as_int
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError, NotationError
 
 __all__ = ["Quartet", "Deck", "THEMED_DECKS", "CardLike", "QuartetLike"]
@@ -269,7 +270,8 @@ class Deck:
         return cls.loads(raw, fmt="toml" if p.suffix.lower() == ".toml" else "json", source=str(p))
 
     @classmethod
-    def loads(cls, text: str | bytes, fmt: str = "json", *, source: str = "deck text") -> Deck:
+    @keyword_options
+    def loads(cls, text: str | bytes, *, fmt: str = "json", source: str = "deck text") -> Deck:
         """Parse deck text in ``fmt`` ``"json"`` or ``"toml"`` (see :meth:`from_file`).
 
         >>> Deck.loads('{"quartets": 3}')

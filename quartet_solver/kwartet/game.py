@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from ..checks import as_int, check_seed
+from ..deprecation import keyword_options
 from ..errors import IllegalActionError, InvalidStateError
 from .decks import CardLike, Deck
 from .rules import Rules, check_players
@@ -112,13 +113,14 @@ class Game:
     passes turns, draws cards and detects the end by itself.
     """
 
+    @keyword_options
     def __init__(
         self,
         deck: Deck,
         players: int = 4,
+        *,
         seed: int | str | None = None,
         rules: Rules | None = None,
-        *,
         dealer: int | None = None,
         hands: Sequence[Iterable[CardLike] | str] | None = None,
         pile: Iterable[CardLike] | str | None = None,

@@ -56,6 +56,7 @@ import numpy as np
 
 from .. import _core
 from ..checks import as_int, check_seed
+from ..deprecation import keyword_options
 from ..errors import IllegalActionError, InvalidStateError, SolverError
 from .decks import CardLike, Deck, QuartetLike
 from .game import Asked, Dealt, Drew, Event, Game, Laid, Revealed
@@ -573,7 +574,8 @@ class Knowledge:
         self._cache = (self._version, result)
         return result
 
-    def sample(self, n: int, seed: int | str | None = None) -> np.ndarray:
+    @keyword_options
+    def sample(self, n: int, *, seed: int | str | None = None) -> np.ndarray:
         """``n`` deals drawn independently and exactly uniformly from the posterior, as
         an ``int8`` array of shape ``(n, len(deck))``: entry ``[i, c]`` is where card
         ``c`` is *now* in deal ``i``: a seat ``0 .. players - 1``, :data:`PILE` (-1) for
@@ -626,7 +628,8 @@ class Knowledge:
         """The number of deals consistent with the observer's hand and the events (exact)."""
         return self._solve()[0]
 
-    def probabilities(self, exact: bool = False) -> np.ndarray:
+    @keyword_options
+    def probabilities(self, *, exact: bool = False) -> np.ndarray:
         """Shape ``(players + 1, len(deck))``: row ``p`` is seat ``p``, the last row
         (index :data:`PILE`) the pile; column ``c`` is card ``c``.  Each column of a card
         not yet laid sums to 1; laid cards have zero columns.  ``exact=True`` gives an
@@ -655,7 +658,8 @@ class Knowledge:
                 probs[w, c] = 1.0
         return probs
 
-    def probability(self, location: int, card: CardLike, exact: bool = False) -> float | Fraction:
+    @keyword_options
+    def probability(self, location: int, card: CardLike, *, exact: bool = False) -> float | Fraction:
         """Posterior probability that ``card`` is now at ``location`` (a seat or :data:`PILE`)."""
         loc = self._loc(location)
         c = self.deck.card(card)

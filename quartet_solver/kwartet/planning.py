@@ -43,7 +43,8 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..cards import as_int
+from ..checks import as_int
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 from .bots import Action, InferenceBot
 from .game import Asked, Event, Game, Laid
@@ -124,7 +125,8 @@ class PlanningBot(InferenceBot):
     """Standard errors by which a candidate must beat the inference choice (see :meth:`_select`)."""
     """Uniform deals drawn per deal kept by the collector reweighting."""
 
-    def __init__(self, seed: int | str | None = None, *, samples: int = 400, candidates: int = 5,
+    @keyword_options
+    def __init__(self, *, seed: int | str | None = None, samples: int = 400, candidates: int = 5,
                  time_budget: float | None = None, quartet_weight: float = 0.25) -> None:
         super().__init__(seed=seed)
         self.samples = _check_positive(samples, "samples")

@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import _core
 from ..checks import as_int
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, check_bots, play
 from .decks import Deck
@@ -42,7 +43,8 @@ BOTS: dict[str, type[Bot]] = {
 BotSpec = Union[str, type, Bot]
 
 
-def make_bot(spec: BotSpec, seed: int | None = None) -> Bot:
+@keyword_options
+def make_bot(spec: BotSpec, *, seed: int | None = None) -> Bot:
     """A bot from a name, a :class:`~.bots.Bot` subclass or an instance.
 
     >>> make_bot("memory", seed=1)
@@ -174,11 +176,12 @@ def _shares(quartets: np.ndarray, last: np.ndarray) -> np.ndarray:
     return win / win.sum(axis=1, keepdims=True)
 
 
+@keyword_options
 def simulate(
     bots: Sequence[BotSpec],
+    *,
     games: int = 1000,
     seed: int = 0,
-    *,
     deck: Deck | None = None,
     rules: Rules | None = None,
     rotate: bool = True,
