@@ -14,6 +14,7 @@ include "shims.pxi"
 include "bits.pxi"
 include "quintet_eval.pxi"
 include "quintet_frontier.pxi"
+include "quintet_reveal.pxi"
 include "kwartet.pxi"
 # the Klaverjas double-dummy solver (docs/klaverjas_solver.md)
 include "klaverjas_tables.pxi"
