@@ -14,6 +14,7 @@ include "shims.pxi"
 include "bits.pxi"
 include "quintet_eval.pxi"
 include "quintet_frontier.pxi"
+include "quintet_reveal.pxi"
 include "kwartet.pxi"
 include "kwartet_rollout.pxi"
 # the Klaverjas double-dummy solver (docs/klaverjas_solver.md)

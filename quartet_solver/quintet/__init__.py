@@ -3,8 +3,9 @@
 Hand evaluation lives in :mod:`~quartet_solver.quintet.hands`, deals in
 :mod:`~quartet_solver.quintet.deal`, arrangements and scoring in
 :mod:`~quartet_solver.quintet.arrangement`, equilibria and best responses in
-:mod:`~quartet_solver.quintet.solver`, the reveal-order variant in
-:mod:`~quartet_solver.quintet.reveal`; the names below are the public API.
+:mod:`~quartet_solver.quintet.solver`, the reveal game of two known splits in
+:mod:`~quartet_solver.quintet.reveal`, the reveal-order variant as a game in
+:mod:`~quartet_solver.quintet.adaptive`; the names below are the public API.
 
 >>> from quartet_solver import quintet
 >>> quintet.evaluate("Ah Kh Qh Jh Th").category
@@ -14,6 +15,7 @@ Hand evaluation lives in :mod:`~quartet_solver.quintet.hands`, deals in
 (12.5, True)
 """
 
+from .adaptive import RevealEquilibrium, RevealPolicy, RevealResponse, reveal_payoff
 from .arrangement import Arrangement, score
 from .batch import SolveManyResult, solve_many
 from .deal import DEFAULT_POINTS, Deal
@@ -39,6 +41,9 @@ __all__ = [
     "DEFAULT_POINTS",
     "Deal",
     "HandValue",
+    "RevealEquilibrium",
+    "RevealPolicy",
+    "RevealResponse",
     "RevealSolution",
     "Solution",
     "SolveManyResult", "solve_many",  # batch.py
@@ -52,6 +57,7 @@ __all__ = [
     "hand_values",
     "hands_of",
     "mask_cards",
+    "reveal_payoff",
     "score",
     "solve",
     "solve_reveal",

@@ -84,6 +84,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
+    if args.variant == "reveal":
+        eq = solve(deal, points=points, kickers=args.kickers, variant="reveal")
+        print(json.dumps(eq.to_dict(), ensure_ascii=False) if args.json else eq.pretty())
+        return 0
     sol = solve(deal, points=points, kickers=args.kickers, progress=progress)
     if not quiet:
         print(file=sys.stderr)
@@ -115,6 +119,10 @@ def _cmd_best_response(args: argparse.Namespace) -> int:
     # scale by the largest first: the sum of a few huge weights would overflow to inf
     total = sum(p / largest for _, p in opponent)
     opponent = [(a, p / largest / total) for a, p in opponent]
+    if args.variant == "reveal":
+        res = best_response(deal, opponent, points=points, kickers=args.kickers, variant="reveal")
+        print(json.dumps(res.to_dict(), ensure_ascii=False) if args.json else res.pretty())
+        return 0
     arr, value = best_response(deal, opponent, points=points, kickers=args.kickers)
     if args.json:
         print(json.dumps({"deal": str(deal), "best_response": arr.to_dict(args.kickers), "value": value},
@@ -153,6 +161,13 @@ def _add_deal_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--k", type=int, help="groups per player for --removed/--seed (default 5)")
     p.add_argument("--points", help="points of the positions, e.g. '3 4 5 6 7' (the default)")
     _add_kickers(p)
+    p.add_argument(
+        "--variant",
+        choices=("fixed", "reveal"),
+        default="fixed",
+        help="fixed: reveal orders fixed in advance (default); reveal: the seed's variant, "
+        "each round's group chosen after seeing the earlier reveals",
+    )
 
 
 def _add_kickers(p: argparse.ArgumentParser) -> None:

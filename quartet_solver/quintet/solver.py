@@ -37,13 +37,14 @@ import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Union, cast
+from typing import Literal, Union, cast, overload
 
 import numpy as np
 
 from .. import _core
 from ..checks import as_int
 from ..errors import InvalidStateError, SolverError
+from .adaptive import RevealEquilibrium, RevealResponse, adaptive_best_response, check_variant, solve_reveal_variant
 from .arrangement import Arrangement, as_arrangement
 from .deal import Deal, check_points, default_points
 from .hands import Kickers, hand_values, strength_table
@@ -53,6 +54,7 @@ __all__ = ["Solution", "solve", "best_response", "frontier", "Opponent"]
 
 Opponent = Union[Arrangement, str, Sequence[tuple[Union[Arrangement, str], float]], "Solution"]
 Progress = Callable[[int, float, int], None]
+MAX_ITERATIONS = 100_000
 
 
 # -- the per-deal game: frontier and best responses ---------------------------
@@ -285,30 +287,67 @@ def _mixed(opponent: Opponent, deal: Deal) -> list[tuple[Arrangement, float]]:
     return pairs
 
 
+@overload
+def best_response(deal: Deal | str, opponent: Opponent, points: Sequence[float] | None = ...,
+                  kickers: Kickers = ..., *, variant: Literal["fixed"] = ...) -> tuple[Arrangement, float]: ...
+@overload
+def best_response(deal: Deal | str, opponent: object, points: Sequence[float] | None = ...,
+                  kickers: Kickers = ..., *, variant: Literal["reveal"]) -> RevealResponse: ...
+@overload
+def best_response(deal: Deal | str, opponent: object, points: Sequence[float] | None = ...,
+                  kickers: Kickers = ..., *, variant: str = ...) -> tuple[Arrangement, float] | RevealResponse: ...
+
+
 def best_response(
     deal: Deal | str,
-    opponent: Opponent,
+    opponent: object,
     points: Sequence[float] | None = None,
     kickers: Kickers = "seed",
-) -> tuple[Arrangement, float]:
+    *,
+    variant: str = "fixed",
+) -> tuple[Arrangement, float] | RevealResponse:
     """An exact best response to a pure or mixed opponent, and its expected points.
 
     ``opponent`` is an arrangement (text or :class:`Arrangement`), a list of
     ``(arrangement, probability)`` pairs, or a :class:`Solution`.
 
+    ``variant="reveal"``: the reveal-order variant's exact *adaptive* best
+    response (a :class:`~quartet_solver.quintet.adaptive.RevealResponse` with the
+    value and the policy); the opponent may then also use reveal policies or be a
+    :class:`~quartet_solver.quintet.adaptive.RevealEquilibrium`.  See
+    :func:`~quartet_solver.quintet.adaptive.adaptive_best_response`.
+
     >>> deal = Deal.parse("Ah Kh Qh Jh Th 9c 9d 9h 9s 8c")
     >>> arr, value = best_response(deal, "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c", points=(3, 4))
     >>> str(arr), value
     ('9s 9h 9d 9c 8c / Ah Kh Qh Jh Th', 4.0)
+    >>> best_response(deal, "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c", points=(3, 4), variant="reveal").value
+    4.0
     """
+    if check_variant(variant) == "reveal":
+        return adaptive_best_response(deal, opponent, points=points, kickers=kickers)
     deal = _as_deal(deal)
     pts = np.array(check_points(default_points(deal.k) if points is None else points, deal.k))
     game = _game(deal, _check_kickers(kickers))
-    pairs = _mixed(opponent, deal)
+    pairs = _mixed(cast(Opponent, opponent), deal)
     strengths = np.array([a.strengths(kickers) for a, _ in pairs], dtype=np.int64)
     probs = np.array([p for _, p in pairs])
     value, arr = game.best_response(_weights(strengths, probs, pts, game.n_classes))
     return arr, value
+
+
+@overload
+def solve(deal: Deal | str, points: Sequence[float] | None = ..., kickers: Kickers = ..., tol: float = ...,
+          max_iterations: int = ..., progress: Progress | None = ..., *,
+          variant: Literal["fixed"] = ...) -> Solution: ...
+@overload
+def solve(deal: Deal | str, points: Sequence[float] | None = ..., kickers: Kickers = ..., tol: float = ...,
+          max_iterations: int = ..., progress: Progress | None = ..., *,
+          variant: Literal["reveal"]) -> RevealEquilibrium: ...
+@overload
+def solve(deal: Deal | str, points: Sequence[float] | None = ..., kickers: Kickers = ..., tol: float = ...,
+          max_iterations: int = ..., progress: Progress | None = ..., *,
+          variant: str = ...) -> Solution | RevealEquilibrium: ...
 
 
 def solve(
@@ -316,10 +355,18 @@ def solve(
     points: Sequence[float] | None = None,
     kickers: Kickers = "seed",
     tol: float = 1e-9,
-    max_iterations: int = 100_000,
+    max_iterations: int = MAX_ITERATIONS,
     progress: Progress | None = None,
-) -> Solution:
+    *,
+    variant: str = "fixed",
+) -> Solution | RevealEquilibrium:
     """A certified equilibrium of the deal (double oracle with an exact oracle).
+
+    ``variant="reveal"`` solves the reveal-order variant instead and returns a
+    :class:`~quartet_solver.quintet.adaptive.RevealEquilibrium` (see
+    :func:`~quartet_solver.quintet.adaptive.solve_reveal_variant`; ``progress``
+    is not used there).  ``max_iterations`` left at its default means 100,000
+    here and the variant's own defaults there.
 
     ``progress(iteration, gain, columns)`` is called after every best response.
     Raises :class:`~quartet_solver.errors.SolverError` if ``max_iterations`` is
@@ -334,6 +381,11 @@ def solve(
     ...
     quartet_solver.errors.InvalidStateError: tol must be a finite number > 0, got 0
     """
+    if check_variant(variant) == "reveal":
+        if progress is not None:
+            raise InvalidStateError("progress is not supported with variant='reveal'")
+        return solve_reveal_variant(deal, points=points, kickers=kickers, tol=tol,
+                                    max_iterations=None if max_iterations is MAX_ITERATIONS else max_iterations)
     t_start = time.perf_counter()
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0 < tol and math.isfinite(tol)):
         raise InvalidStateError(f"tol must be a finite number > 0, got {tol!r}")

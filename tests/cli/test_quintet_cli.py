@@ -25,6 +25,14 @@ COMMANDS = {
     "solve_text": ["quintet", "solve", "--removed", "7c 7d 8h 9s Tc Jd Qh", "--quiet"],
     "best_response": ["quintet", "best-response", "--deal", "Ah Kh Qh Jh Th 9c 9d 9h 9s 8c",
                       "--points", "3 4", "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c"],
+    "reveal_solve_json": ["quintet", "solve", "--seed", "2", "--k", "3", "--variant", "reveal", "--json"],
+    "reveal_solve_text": ["quintet", "solve", "--seed", "11", "--k", "2", "--variant", "reveal"],
+    "reveal_br_json": ["quintet", "best-response", "--deal", "Ah Kh Qh Jh Th 9c 9d 9h 9s 8c", "--points", "3 4",
+                       "--variant", "reveal", "--json", "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c"],
+    "reveal_br_text": ["quintet", "best-response", "--deal", "Ah Kh Qh Jh Th 9c 9d 9h 9s 8c", "--points", "3 4",
+                       "--variant", "reveal", "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c@1",
+                       "9c 9d 9h 9s 8c / Ah Kh Qh Jh Th@1"],
+    "reveal_bad_variant": ["quintet", "solve", "--seed", "1", "--variant", "adaptive"],
 }
 
 
@@ -95,3 +103,27 @@ def test_study(tmp_path, capsys):
     png = tmp_path / "quintet.png"
     assert main(["quintet", "study", "--deals", "1", "--seed", "2", "--processes", "1", "--plot", str(png)]) == 0
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_quintet_reveal_solve_cli(results):
+    data = json.loads(ok(results, "reveal_solve_json"))
+    assert data["variant"] == "reveal" and data["value"] == 6.0
+    assert data["certified"] and data["exploitability"] <= 1e-9
+    assert abs(sum(s["probability"] for s in data["strategy"]) - 1) < 1e-9
+    assert all(len(s["groups"]) == 3 for s in data["strategy"])
+    text = ok(results, "reveal_solve_text")
+    assert "reveal-order variant" in text and "certified" in text
+
+
+def test_quintet_reveal_best_response_cli(results):
+    data = json.loads(ok(results, "reveal_br_json"))
+    # as in the fixed game: the opponent's order is known, nothing to adapt to
+    assert data["value"] == 4.0 and data["fixed_value"] == 4.0 and data["gain"] == 0.0
+    assert data["policy"]["first"] == "9s 9h 9d 9c 8c"
+    text = ok(results, "reveal_br_text")
+    assert "adaptive best response: 3.750000" in text
+
+
+def test_quintet_reveal_bad_variant(results):
+    code, out, err = results["reveal_bad_variant"]
+    assert code == 2 and out == "" and "invalid choice: 'adaptive'" in err

@@ -10,4 +10,5 @@ shares no code with the package beyond its card and deal types:
 - ``kwartet_novice``: the novice game, move by move, for the compiled simulator.
 - ``quintet_hands``: Quintet hand evaluation from the rules.
 - ``quintet_bruteforce``: exhaustive small Quintet games (2 and 3 groups).
+- ``quintet_reveal``: the reveal-order variant's best responses, every split played out.
 """
