@@ -76,11 +76,16 @@ def main() -> None:
                        "fixed_order_gain": eq.fixed_order_gain})
         except SolverError as exc:
             k3.append({"seed": seed, "seconds": time.perf_counter() - t0, "error": str(exc)})
+        if not args.json:
+            print(f"3-group seed {seed}: {k3[-1]}", flush=True)
 
     if args.json:
         print(json.dumps({"deals": rows, "k3": k3}))
         return
     n = len(gains)
+    if n == 0:
+        _print_k3(k3)
+        return
     print(f"gain of adapting against the fixed-order equilibrium, {n} random 5-group deals (of 25 points):")
     print(f"  mean {statistics.mean(gains):.4f}  min {min(gains):.4f}  max {max(gains):.4f}  "
           f"deals with gain > 1e-9: {sum(g > 1e-9 for g in gains)} of {n}")
@@ -92,8 +97,12 @@ def main() -> None:
     print(f"  median {statistics.median(bounds):.4f}  min {min(bounds):.4f}  max {max(bounds):.4f}  "
           f"(the fixed-order equilibrium on the same deals: median "
           f"{statistics.median(gains[:len(bounds)]):.4f}, max {max(gains[:len(bounds)]):.4f})")
+    _print_k3(k3)
+
+
+def _print_k3(k3: list[dict[str, object]]) -> None:
     if k3:
-        ok = [r for r in k3 if "error" not in r]
+        ok: list[dict[str, float]] = [r for r in k3 if "error" not in r]  # type: ignore[misc]
         print(f"3-group deals, certified equilibria of the variant: {len(ok)} of {len(k3)}")
         if ok:
             print(f"  exploitability max {max(r['exploitability'] for r in ok):.3g}; "
