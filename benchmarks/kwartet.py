@@ -7,7 +7,7 @@ Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
 a clear win against three inference bots (4 players, classic deck, seats rotated).
 
-The ladder also counts how often a bot follows each of the seed's tips, judged at
+The ladder also counts how often a bot follows each of the classic tips, judged at
 every ask of the bot with the exact posterior of its seat (:class:`TipCounter`):
 
 * **bluff** ("ask the less likely holder first to hide your real target"): the bot
@@ -78,7 +78,7 @@ def games_per_second():
 
 
 class TipCounter(Bot):
-    """Wraps a bot and judges each of its asks by the seed's tips (module docstring)."""
+    """Wraps a bot and judges each of its asks by the classic tips (module docstring)."""
 
     BLUFF_GAP = 0.25
 

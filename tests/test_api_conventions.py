@@ -23,9 +23,9 @@ GAMES = (quintet, kj, kw)
 OPTIONS = {"rules", "seed", "samples", "bid_samples", "processes", "client", "executor", "progress", "node_limit",
            "time_limit", "time_budget", "tt_bits", "pv", "event", "date", "kickers", "points", "tol",
            "max_iterations", "stuk", "weight", "viewer", "epsilon", "hands", "first_dealer", "number", "games",
-           "exact", "fmt", "max_asks", "candidates", "quartet_weight", "rotate"}
+           "exact", "fmt", "max_asks", "candidates", "quartet_weight", "rotate", "k", "variant"}
 # the functions whose options are checked (the games that follow the convention)
-CHECKED = (kj, kw)
+CHECKED = (quintet, kj, kw)
 # a random deal's seed and a daily deal's date are what the call is about
 SUBJECTS = {("Deal.random", "seed"), ("Deal.daily", "date"), ("RandomBot()", "seed"), ("random_deals", "seed"),
             ("Knowledge.apply", "event")}
@@ -57,7 +57,8 @@ def test_options_are_keyword_only(module):
     assert positional == []
 
 
-SOLVER_RESULTS = [kj.DDResult, kj.Par, kj.BidAnalysis, kj.HandReview, quintet.Solution, quintet.RevealSolution]
+SOLVER_RESULTS = [kj.DDResult, kj.Par, kj.BidAnalysis, kj.HandReview, quintet.Solution, quintet.RevealSolution,
+                  quintet.RevealEquilibrium, quintet.RevealResponse, quintet.SolveManyResult]
 
 
 @pytest.mark.parametrize("cls", SOLVER_RESULTS, ids=lambda c: c.__name__)
@@ -118,6 +119,10 @@ def test_the_documented_calls_are_accepted():
     _accepts(kw.Deck.standard, ranks="AKQJ")
     _accepts(kw.Knowledge, "deck", players=3, me=0, hand="Ac Ad Qc Jc Js")
     _accepts(kw.Game, "deck", players=4, seed=1, rules=kw.Rules())
+    _accepts(quintet.solve, "deal", variant="reveal")
+    _accepts(quintet.best_response, "deal", "strategy", variant="reveal")
+    _accepts(kw.Knowledge.sample, "k", 10, seed=None)
+    _accepts(kw.PlanningBot, seed=1)
 
 
 def test_old_spellings_work_with_a_warning():

@@ -67,7 +67,7 @@ def test_class_counts(all_hands):
     _, masks = all_hands
     assert len(np.unique(quintet.evaluate_masks(masks))) == 296
     assert len(quintet.hand_values()) == 296
-    assert len(np.unique(quintet.evaluate_masks(masks, kickers="full"))) == len(quintet.hand_values("full"))
+    assert len(np.unique(quintet.evaluate_masks(masks, kickers="full"))) == len(quintet.hand_values(kickers="full"))
 
 
 def test_same_order_and_ties_as_reference_on_all_hands(all_hands, reference):
@@ -92,9 +92,9 @@ def test_hand_value_text_matches_reference_tiebreaks(all_hands):
     hands, masks = all_hands
     rng = random.Random(7)
     for kickers in ("seed", "full"):
-        strengths = quintet.evaluate_masks(masks, kickers).tolist()
+        strengths = quintet.evaluate_masks(masks, kickers=kickers).tolist()
         for i in rng.sample(range(len(hands)), 3000):
-            value = quintet.hand_values(kickers)[strengths[i]]
+            value = quintet.hand_values(kickers=kickers)[strengths[i]]
             key = ref.reference_key(hands[i], kickers)
             assert int(value.category) == key[0]
             assert [int(r) - 5 for r in value.ranks] == list(key[1:])
@@ -110,8 +110,8 @@ def test_single_equals_batch_and_order_irrelevant(cards, rnd, kickers):
     assert quintet.evaluate([Card(t) for t in text.split()], kickers=kickers) == value
     assert quintet.evaluate(tuple(text.split()), kickers=kickers) == value
     assert quintet.evaluate(CardSet(text), kickers=kickers) == value
-    assert quintet.evaluate_masks(np.array([mask_of(cards)]), kickers)[0] == value.strength
-    assert quintet.evaluate_mask(mask_of(cards), kickers) == value.strength
+    assert quintet.evaluate_masks(np.array([mask_of(cards)]), kickers=kickers)[0] == value.strength
+    assert quintet.evaluate_mask(mask_of(cards), kickers=kickers) == value.strength
     assert quintet.card_mask(text) == mask_of(cards)
 
 
@@ -119,7 +119,7 @@ def test_single_equals_batch_and_order_irrelevant(cards, rnd, kickers):
 def test_suit_permutation_invariance(cards, perm):
     permuted = [4 * (c // 4) + perm[c % 4] for c in cards]
     for kickers in ("seed", "full"):
-        assert quintet.evaluate_mask(mask_of(permuted), kickers) == quintet.evaluate_mask(mask_of(cards), kickers)
+        assert quintet.evaluate_mask(mask_of(permuted), kickers=kickers) == quintet.evaluate_mask(mask_of(cards), kickers=kickers)
 
 
 @given(hands5, hands5)
@@ -245,8 +245,8 @@ def test_unhashable_kickers_are_refused_by_name(kickers):
         lambda: quintet.evaluate(hand, kickers=kickers),
         lambda: quintet.evaluate_mask(quintet.card_mask(hand), kickers=kickers),
         lambda: quintet.evaluate_masks([quintet.card_mask(hand)], kickers=kickers),
-        lambda: quintet.hand_values(kickers),
-        lambda: quintet.strength_table(kickers),
+        lambda: quintet.hand_values(kickers=kickers),
+        lambda: quintet.strength_table(kickers=kickers),
         lambda: quintet.hands_of(hand, kickers=kickers),
     ):
         with pytest.raises(InvalidStateError, match=r"kickers must be one of \('seed', 'full'\), got "):
@@ -258,7 +258,7 @@ def test_numpy_str_kickers_give_plain_str_mode(monkeypatch):
     from quartet_solver.quintet import hands
 
     monkeypatch.setattr(hands, "_TABLE_CACHE", {})
-    values = quintet.hand_values(np.str_("full"))
+    values = quintet.hand_values(kickers=np.str_("full"))
     assert type(values[0].kickers) is str and values[0].kickers == "full"
     assert type(quintet.evaluate("Ah Kh Qh Jh Th", kickers=np.str_("full")).kickers) is str
 

@@ -73,7 +73,7 @@ def _brute_frontier(deal: Deal, kickers: str = "seed") -> set[tuple[int, ...]]:
     vectors = set()
     for split in bf.unordered_splits(cards_of(deal)):
         masks = [sum(1 << c for c in g) for g in split]
-        vectors.add(tuple(sorted(quintet.evaluate_masks(masks, kickers).tolist(), reverse=True)))
+        vectors.add(tuple(sorted(quintet.evaluate_masks(masks, kickers=kickers).tolist(), reverse=True)))
     front = set()
     for v in vectors:
         if not any(u != v and all(a >= b for a, b in zip(u, v)) for u in vectors):

@@ -1,6 +1,6 @@
 """The reveal-order variant as a game: adaptive best responses and its equilibrium.
 
-In the seed's harder variant each player splits the cards into ``k`` face-down
+In Quintet's harder variant each player splits the cards into ``k`` face-down
 groups and, round by round, picks which remaining group to reveal, after seeing
 every earlier reveal.  Round ``r`` is worth ``points[r]`` whichever group is
 shown in it (the same points, tie splits and kickers as the fixed-order game).
@@ -52,7 +52,6 @@ True
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
 import time
@@ -64,10 +63,11 @@ import numpy as np
 
 from .. import _core
 from ..cards import as_int
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError, SolverError
 from .arrangement import Arrangement, _group_text
 from .deal import Deal, check_points, default_points
-from .hands import Kickers, evaluate_masks, hand_values, hands_of, mask_cards, strength_table
+from .hands import Kickers, evaluate_masks, hand_values, hands_of, strength_table
 from .matrix_game import IncrementalMatrixGame, solve_matrix_game
 
 if TYPE_CHECKING:  # solver imports this module lazily; the other way only for types
@@ -245,17 +245,19 @@ class RevealPolicy:
         """Raise ``InvalidStateError`` unless the split uses exactly the deal's cards."""
         self.arrangement.check(deal)
 
-    def to_dict(self, kickers: Kickers = "seed") -> dict[str, object]:
+    @keyword_options
+    def to_dict(self, *, kickers: Kickers = "seed") -> dict[str, object]:
         """JSON-ready form."""
         return {
             "groups": [_group_text(m) for m in self.groups],
-            "hands": [str(v) for v in self.arrangement.values(kickers)],
+            "hands": [str(v) for v in self.arrangement.values(kickers=kickers)],
             "first": _group_text(self.first),
             "rule": [{"opponent_revealed": [_group_text(m) for m in p], "reveal": _group_text(g)}
                      for p, g in self.rule],
         }
 
-    def pretty(self, kickers: Kickers = "seed") -> str:
+    @keyword_options
+    def pretty(self, *, kickers: Kickers = "seed") -> str:
         """The split, then one line per rule entry."""
         lines = [f"split (default order): {self.arrangement}"]
         for prefix, g in self.rule:
@@ -317,7 +319,8 @@ def play_out(a: RevealPolicy, b: RevealPolicy) -> tuple[list[int], list[int]]:
     return ra, rb
 
 
-def reveal_payoff(a: PolicyLike, b: PolicyLike, points: Sequence[float] | None = None,
+@keyword_options
+def reveal_payoff(a: PolicyLike, b: PolicyLike, *, points: Sequence[float] | None = None,
                   kickers: Kickers = "seed") -> float:
     """First player's points when policy ``a`` meets policy ``b`` (arrangements allowed).
 
@@ -330,8 +333,8 @@ def reveal_payoff(a: PolicyLike, b: PolicyLike, points: Sequence[float] | None =
         raise InvalidStateError(f"policies are not made of the same cards: '{pa}' vs '{pb}'")
     pts = check_points(default_points(pa.k) if points is None else points, pa.k)
     ra, rb = play_out(pa, pb)
-    sa = evaluate_masks(np.array(ra, dtype=np.uint32), kickers)
-    sb = evaluate_masks(np.array(rb, dtype=np.uint32), kickers)
+    sa = evaluate_masks(np.array(ra, dtype=np.uint32), kickers=kickers)
+    sb = evaluate_masks(np.array(rb, dtype=np.uint32), kickers=kickers)
     return float(sum(p * (1.0 if x > y else 0.5 if x == y else 0.0) for p, x, y in zip(pts, sa, sb)))
 
 
@@ -345,7 +348,7 @@ class _Strengths:
     def __call__(self, mask: int) -> int:
         s = self.memo.get(mask)
         if s is None:
-            s = self.memo[mask] = int(evaluate_masks(np.array([mask], dtype=np.uint32), self.kickers)[0])
+            s = self.memo[mask] = int(evaluate_masks(np.array([mask], dtype=np.uint32), kickers=self.kickers)[0])
         return s
 
     def payoff(self, a: RevealPolicy, b: RevealPolicy, pts: Sequence[float]) -> float:
@@ -396,7 +399,7 @@ class RevealResponse:
             "fixed_value": self.fixed_value,
             "gain": self.gain,
             "method": self.method,
-            "policy": self.policy.to_dict(self.kickers),
+            "policy": self.policy.to_dict(kickers=self.kickers),
             "seconds": self.seconds,
         }
 
@@ -407,7 +410,7 @@ class RevealResponse:
             f"adaptive best response: {self.value:.6f} of {sum(self.points):g} points "
             f"(best fixed arrangement {self.fixed_value:.6f}, adapting gains {self.gain:.6f})",
             f"first group: {_group_text(self.policy.first)}",
-            self.policy.pretty(self.kickers),
+            self.policy.pretty(kickers=self.kickers),
         ])
 
 
@@ -458,7 +461,7 @@ class RevealEquilibrium:
             "fixed_order_gain": self.fixed_order_gain,
             "method": self.method,
             "iterations": self.iterations,
-            "strategy": [{"probability": p, **pol.to_dict(self.kickers)} for pol, p in self.strategy],
+            "strategy": [{"probability": p, **pol.to_dict(kickers=self.kickers)} for pol, p in self.strategy],
             "support_size": self.support_size,
             "timings": dict(self.timings),
         }
@@ -639,9 +642,9 @@ class _Pairs:
     """Every first group of a 3-group deal with the frontier of the other ten cards' pairs."""
 
     def __init__(self, deal: Deal, kickers: Kickers) -> None:
-        self.masks, strengths = hands_of(deal.mask, kickers)
+        self.masks, strengths = hands_of(deal.mask, kickers=kickers)
         self.strengths = strengths.astype(np.int64)
-        table = strength_table(kickers)
+        table = strength_table(kickers=kickers)
         self.table = table
         self.deal = deal
         idx, a, b = [], [], []
@@ -685,7 +688,7 @@ def _respond_k3(deal: Deal, pairs: Sequence[tuple[RevealPolicy, float]], pts: np
                 extra: int = 0) -> tuple[float, float, RevealPolicy, list[RevealPolicy]]:
     """Exact best response for k = 3; ``extra`` more policies: the best ones with
     other first groups (columns for the double oracle)."""
-    n_classes = len(hand_values(kickers))
+    n_classes = len(hand_values(kickers=kickers))
     P = _pairs(deal, kickers)
     opp = [(pol, p, pol.first) for pol, p in pairs]
     classes = sorted({h0 for _, _, h0 in opp})
@@ -802,7 +805,7 @@ def adaptive_best_response(
     (6.0, 6.45, True)
     """
     t0 = time.perf_counter()
-    deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+    deal = Deal.of(deal)
     kickers = _check_kickers(kickers)
     pts = np.array(check_points(default_points(deal.k) if points is None else points, deal.k))
     pairs = _opponent_pairs(opponent, deal)
@@ -867,7 +870,7 @@ def solve_reveal_variant(
     from .solver import solve as solve_fixed
 
     t_start = time.perf_counter()
-    deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+    deal = Deal.of(deal)
     kickers = _check_kickers(kickers)
     default_iterations = 500 if deal.k <= 3 else 30
     tol, max_iter = _check_solve_options(tol, default_iterations if max_iterations is None else max_iterations)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import CardSet, CardsLike
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError, NotationError
 from .deal import Deal, check_points, default_points
 from .hands import HandValue, Kickers, card_mask, evaluate_masks, hand_values, mask_cards
@@ -143,14 +144,16 @@ class Arrangement:
         """The groups as card sets, in reveal order."""
         return tuple(mask_cards(m) for m in self.masks)
 
-    def strengths(self, kickers: Kickers = "seed") -> tuple[int, ...]:
+    @keyword_options
+    def strengths(self, *, kickers: Kickers = "seed") -> tuple[int, ...]:
         """Hand strengths of the groups, in reveal order."""
-        return tuple(int(s) for s in evaluate_masks(np.array(self.masks, dtype=np.uint32), kickers))
+        return tuple(int(s) for s in evaluate_masks(np.array(self.masks, dtype=np.uint32), kickers=kickers))
 
-    def values(self, kickers: Kickers = "seed") -> tuple[HandValue, ...]:
+    @keyword_options
+    def values(self, *, kickers: Kickers = "seed") -> tuple[HandValue, ...]:
         """Hand values of the groups, in reveal order."""
-        table = hand_values(kickers)
-        return tuple(table[s] for s in self.strengths(kickers))
+        table = hand_values(kickers=kickers)
+        return tuple(table[s] for s in self.strengths(kickers=kickers))
 
     def reordered(self, order: Sequence[int]) -> Arrangement:
         """The same groups revealed in another order: ``order[i]`` is the group shown ``i``-th."""
@@ -165,18 +168,20 @@ class Arrangement:
             raise InvalidStateError(f"order {items!r} is not a permutation of 0..{self.k - 1}")
         return Arrangement(tuple(self.masks[int(i)] for i in items))
 
-    def pretty(self, kickers: Kickers = "seed") -> str:
+    @keyword_options
+    def pretty(self, *, kickers: Kickers = "seed") -> str:
         """One line per group: cards and hand value."""
         return "\n".join(
-            f"{i + 1}. {_group_text(m)}  ({v})" for i, (m, v) in enumerate(zip(self.masks, self.values(kickers)))
+            f"{i + 1}. {_group_text(m)}  ({v})" for i, (m, v) in enumerate(zip(self.masks, self.values(kickers=kickers)))
         )
 
-    def to_dict(self, kickers: Kickers = "seed") -> dict[str, object]:
+    @keyword_options
+    def to_dict(self, *, kickers: Kickers = "seed") -> dict[str, object]:
         """JSON-ready form."""
         return {
             "text": str(self),
             "groups": [_group_text(m) for m in self.masks],
-            "hands": [str(v) for v in self.values(kickers)],
+            "hands": [str(v) for v in self.values(kickers=kickers)],
         }
 
     def __str__(self) -> str:
@@ -218,10 +223,11 @@ def matched_pair(
     return a, b, check_points(default_points(a.k) if points is None else points, a.k)
 
 
+@keyword_options
 def score(
     a: ArrangementLike,
     b: ArrangementLike,
-    points: Sequence[float] | None = None,
+    *, points: Sequence[float] | None = None,
     kickers: Kickers = "seed",
 ) -> tuple[float, float]:
     """Points of both players when arrangement ``a`` meets ``b``; ties split the points.
@@ -232,7 +238,7 @@ def score(
     """
     a, b, pts = matched_pair(a, b, points)
     first = second = 0.0
-    for p, sa, sb in zip(pts, a.strengths(kickers), b.strengths(kickers)):
+    for p, sa, sb in zip(pts, a.strengths(kickers=kickers), b.strengths(kickers=kickers)):
         if sa > sb:
             first += p
         elif sa < sb:

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..checks import as_int, check_seed
 from ..chunks import Slots, check_client, check_processes, check_progress, chunk_size, map_chunks, worker_count
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 from ..klaverjas.batch import MAX_DEALS, _deal_seed
 from .deal import Deal, check_points
@@ -100,6 +101,23 @@ class SolveManyResult:
                 "exploitability": self.exploitability.tolist(), "seconds": self.seconds.tolist(),
                 "seed": self.seed}
 
+    def pretty(self) -> str:
+        """A summary over the deals, as text.
+
+        >>> print(solve_many(2, seed=2, processes=1).pretty().splitlines()[0])
+        2 deals solved
+        """
+        if not len(self):
+            return "0 deals solved"
+        return "\n".join([
+            f"{len(self)} deals solved",
+            f"value: mean {self.value.mean():.4f} (min {self.value.min():.4f}, max {self.value.max():.4f})",
+            f"support size: mean {self.support_size.mean():.2f}, max {int(self.support_size.max())}",
+            f"best pure arrangement gives up: mean {self.pure_loss.mean():.4f}, max {self.pure_loss.max():.4f}",
+            f"exploitability: max {self.exploitability.max():.2e}",
+            f"time per deal: mean {self.seconds.mean() * 1000:.1f} ms",
+        ])
+
     def to_dataframe(self) -> Any:
         """A pandas DataFrame, a row per deal (needs pandas, which the
         library does not depend on: an ``ImportError`` says so)."""
@@ -140,21 +158,20 @@ def _parts(total: int, seed: int | str | None, given: Sequence[Any] | None, size
         masks = []
         for i in range(start, start + count):
             deal = given[i]
-            if isinstance(deal, str):
-                deal = Deal.parse(deal)
-            if not isinstance(deal, Deal):
+            if not isinstance(deal, (Deal, str)):
                 raise InvalidStateError(f"deal {i} must be a quintet Deal or its cards as text, got {deal!r}")
+            deal = Deal.of(deal)
             masks.append(deal.mask)
         yield start, count, None, masks
 
 
+@keyword_options
 def solve_many(
     deals: Sequence[Deal | str] | int,
-    client: Any = None,
+    *, client: Any = None,
     processes: int | None = None,
     seed: int | str | None = None,
     progress: Progress | None = None,
-    *,
     points: Sequence[float] | None = None,
     kickers: Kickers = "seed",
 ) -> SolveManyResult:

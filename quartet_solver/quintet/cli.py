@@ -125,10 +125,10 @@ def _cmd_best_response(args: argparse.Namespace) -> int:
         return 0
     arr, value = best_response(deal, opponent, points=points, kickers=args.kickers)
     if args.json:
-        print(json.dumps({"deal": str(deal), "best_response": arr.to_dict(args.kickers), "value": value},
+        print(json.dumps({"deal": str(deal), "best_response": arr.to_dict(kickers=args.kickers), "value": value},
                          ensure_ascii=False))
     else:
-        print(arr.pretty(args.kickers))
+        print(arr.pretty(kickers=args.kickers))
         print(f"expected points: {value:.6f}")
     return 0
 
@@ -165,7 +165,7 @@ def _add_deal_args(p: argparse.ArgumentParser) -> None:
         "--variant",
         choices=("fixed", "reveal"),
         default="fixed",
-        help="fixed: reveal orders fixed in advance (default); reveal: the seed's variant, "
+        help="fixed: reveal orders fixed in advance (default); reveal: the round-by-round variant, "
         "each round's group chosen after seeing the earlier reveals",
     )
 
@@ -175,7 +175,7 @@ def _add_kickers(p: argparse.ArgumentParser) -> None:
         "--kickers",
         choices=("seed", "full"),
         default="seed",
-        help="tie-breaks: the seed's literal rules (default) or full poker kickers",
+        help="tie-breaks: the rules as written (default) or full poker kickers",
     )
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..cards import Card, CardSet, CardsLike, Decks, format_cards
 from ..checks import check_seed
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 from .hands import DECK32_MASK, Kickers, card_mask, hands_of, mask_cards
 
@@ -76,12 +77,24 @@ class Deal:
             )
 
     @classmethod
+    def of(cls, deal: Deal | CardsLike) -> Deal:
+        """``deal`` itself, or its cards (text or a card list) parsed: how every
+        function that takes "a Deal or its text" reads that argument.
+
+        >>> d = Deal.random(seed=1)
+        >>> Deal.of(d) is d, Deal.of(str(d)) == d
+        (True, True)
+        """
+        return deal if isinstance(deal, Deal) else cls.parse(deal)
+
+    @classmethod
     def parse(cls, cards: CardsLike) -> Deal:
         """A deal from its cards (text or cards): 25 for the standard game, ``5k`` in general."""
         return cls(card_mask(cards))
 
     @classmethod
-    def from_removed(cls, removed: CardsLike, k: int = 5) -> Deal:
+    @keyword_options
+    def from_removed(cls, removed: CardsLike, *, k: int = 5) -> Deal:
         """The deal left after removing ``32 - 5k`` cards (7 in the standard game)."""
         k = _check_k(k)
         gone = card_mask(removed)
@@ -93,7 +106,8 @@ class Deal:
         return cls(DECK32_MASK & ~gone)
 
     @classmethod
-    def random(cls, seed: int | str | None = None, k: int = 5) -> Deal:
+    @keyword_options
+    def random(cls, seed: int | str | None = None, *, k: int = 5) -> Deal:
         """A uniformly random deal of ``5k`` cards; deterministic for a given seed
         (an int, numpy integers too, or a string)."""
         k = _check_k(k)
@@ -119,9 +133,10 @@ class Deal:
         """The cards in canonical order."""
         return list(self.cards)
 
-    def hands(self, kickers: Kickers = "seed") -> tuple[np.ndarray, np.ndarray]:
+    @keyword_options
+    def hands(self, *, kickers: Kickers = "seed") -> tuple[np.ndarray, np.ndarray]:
         """All 5-card hands of the deal: ``(masks, strengths)``."""
-        return hands_of(self.mask, kickers)
+        return hands_of(self.mask, kickers=kickers)
 
     def default_points(self) -> tuple[int, ...]:
         """The points of the positions for this deal's ``k``."""

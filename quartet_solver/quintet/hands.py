@@ -3,7 +3,7 @@
 Quintet ranks 5-card poker hands from the 32-card deck (7..A) with its own
 hierarchy: a **flush beats a full house**, the ace also plays as a six
 (``A-7-8-9-T`` is a straight with high card ``T``), and by default ties are broken
-by the seed's literal rules (two high-card hands compare only their highest
+by the rules as written (two high-card hands compare only their highest
 card; trips, full houses and quads compare only the rank of the set).  Under
 these rules the 201,376 hands fall into exactly 296 strength classes; with
 ``kickers="full"`` (ordinary poker tie-breaks) into 840.
@@ -44,6 +44,7 @@ import numpy as np
 from .. import _core
 from ..cards import (PIQUET_OFFSET, Card, CardSet, CardsLike, Decks, Rank, _no_truth_value, as_cards, piquet_bit,
                      piquet_mask, piquet_set)
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 
 __all__ = [
@@ -203,15 +204,17 @@ def _mode(kickers: str) -> _Tables:
     return tables
 
 
-def strength_table(kickers: Kickers = "seed") -> np.ndarray:
+@keyword_options
+def strength_table(*, kickers: Kickers = "seed") -> np.ndarray:
     """The read-only ``uint16`` table: colex rank of a 5-card mask -> strength."""
     return _mode(kickers).table
 
 
-def hand_values(kickers: Kickers = "seed") -> tuple[HandValue, ...]:
+@keyword_options
+def hand_values(*, kickers: Kickers = "seed") -> tuple[HandValue, ...]:
     """Every strength class of a mode, weakest first (``hand_values()[s].strength == s``).
 
-    >>> len(hand_values()), len(hand_values("full"))
+    >>> len(hand_values()), len(hand_values(kickers="full"))
     (296, 840)
     >>> str(hand_values()[-1])
     'straight flush, A'
@@ -271,7 +274,8 @@ def _hand_mask(cards: CardsLike) -> int:
     return mask
 
 
-def evaluate(cards: CardsLike, kickers: Kickers = "seed") -> HandValue:
+@keyword_options
+def evaluate(cards: CardsLike, *, kickers: Kickers = "seed") -> HandValue:
     """The :class:`HandValue` of five distinct cards from the 32-card deck.
 
     Accepts card text, or a list/tuple/iterable of cards or card texts.
@@ -290,7 +294,7 @@ def evaluate(cards: CardsLike, kickers: Kickers = "seed") -> HandValue:
     return tables.values[tables.table[_core.quintet_colex5(_hand_mask(cards))]]
 
 
-def evaluate_mask(mask: int, kickers: Kickers = "seed") -> int:
+def evaluate_mask(mask: int, *, kickers: Kickers = "seed") -> int:
     """Strength of one 32-bit hand mask (five bits set).
 
     >>> evaluate_mask(card_mask("Ah Kh Qh Jh Th")) == len(hand_values()) - 1
@@ -316,7 +320,8 @@ def _index_text(flat_index: int, shape: tuple[int, ...]) -> str:
     return "(" + ", ".join(str(int(i)) for i in np.unravel_index(flat_index, shape)) + ")"
 
 
-def evaluate_masks(masks: Iterable[int] | np.ndarray, kickers: Kickers = "seed") -> np.ndarray:
+@keyword_options
+def evaluate_masks(masks: Iterable[int] | np.ndarray, *, kickers: Kickers = "seed") -> np.ndarray:
     """Batch strengths of 32-bit hand masks; the result has the input's shape (int32).
 
     >>> m = [card_mask("Ah Kh Qh Jh Th"), card_mask("Ac Ad As Kc Kd")]
@@ -358,7 +363,8 @@ def evaluate_masks(masks: Iterable[int] | np.ndarray, kickers: Kickers = "seed")
     return out.reshape(shape)
 
 
-def compare(a: CardsLike | HandValue, b: CardsLike | HandValue, kickers: Kickers = "seed") -> int:
+@keyword_options
+def compare(a: CardsLike | HandValue, b: CardsLike | HandValue, *, kickers: Kickers = "seed") -> int:
     """``1`` if hand ``a`` beats ``b``, ``-1`` if it loses, ``0`` for an exact tie.
 
     >>> compare("Ah Kh Jh 9h 8h", "Ac Ad As Kc Kd")
@@ -369,8 +375,8 @@ def compare(a: CardsLike | HandValue, b: CardsLike | HandValue, kickers: Kickers
     A :class:`HandValue` keeps its own tie-break mode; values of two modes do not
     compare (:class:`~quartet_solver.errors.InvalidStateError`).
     """
-    va = a if isinstance(a, HandValue) else evaluate(a, kickers)
-    vb = b if isinstance(b, HandValue) else evaluate(b, kickers)
+    va = a if isinstance(a, HandValue) else evaluate(a, kickers=kickers)
+    vb = b if isinstance(b, HandValue) else evaluate(b, kickers=kickers)
     if va.kickers != vb.kickers:
         raise InvalidStateError(
             f"cannot compare hand values of tie-break modes {va.kickers!r} and {vb.kickers!r}: {va!r} vs {vb!r}"
@@ -378,7 +384,8 @@ def compare(a: CardsLike | HandValue, b: CardsLike | HandValue, kickers: Kickers
     return (va > vb) - (va < vb)
 
 
-def hands_of(cards: CardsLike | int, kickers: Kickers = "seed") -> tuple[np.ndarray, np.ndarray]:
+@keyword_options
+def hands_of(cards: CardsLike | int, *, kickers: Kickers = "seed") -> tuple[np.ndarray, np.ndarray]:
     """All 5-card subsets of a card set with their strengths, in one call.
 
     ``cards`` is anything :func:`card_mask` accepts, or a 32-bit mask.  Returns
@@ -396,5 +403,5 @@ def hands_of(cards: CardsLike | int, kickers: Kickers = "seed") -> tuple[np.ndar
     else:
         mask = card_mask(cast(CardsLike, cards))    # a bool: card_mask raises
     masks = _core.quintet_subsets5(mask)
-    return masks, evaluate_masks(masks, kickers)
+    return masks, evaluate_masks(masks, kickers=kickers)
 

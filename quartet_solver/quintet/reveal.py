@@ -1,6 +1,6 @@
 """The reveal-order variant: groups are chosen for reveal round by round.
 
-In the seed's harder variant each player, having split the cards, picks which of
+In Quintet's harder variant each player, having split the cards, picks which of
 the remaining groups to reveal next, after seeing the earlier reveals.  Given both
 players' splits, each round is a simultaneous choice, i.e. a small matrix game
 whose entries are the round's points plus the value of the resulting position;
@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..deprecation import keyword_options
 from .arrangement import Arrangement, ArrangementLike, matched_pair
 from .hands import Kickers
 from .matrix_game import solve_matrix_game
@@ -82,16 +83,18 @@ class RevealSolution:
         }
 
 
+@keyword_options
 def solve_reveal(
     a: ArrangementLike,
     b: ArrangementLike,
+    *,
     points: Sequence[float] | None = None,
     kickers: Kickers = "seed",
 ) -> RevealSolution:
     """Solve the reveal-order game between the splits of ``a`` and ``b`` (group order ignored)."""
     a, b, pts = matched_pair(a, b, points, what="splits")
     k = a.k
-    sa, sb = a.strengths(kickers), b.strengths(kickers)
+    sa, sb = a.strengths(kickers=kickers), b.strengths(kickers=kickers)
     cmp = np.array([[(x > y) - (x < y) for y in sb] for x in sa], dtype=float)
     win = (cmp + 1.0) / 2.0  # share of the position's points: 1, 0.5 or 0
     full = (1 << k) - 1

@@ -43,6 +43,7 @@ import numpy as np
 
 from .. import _core
 from ..checks import as_int
+from ..deprecation import keyword_options
 from ..errors import InvalidStateError, SolverError
 from .adaptive import RevealEquilibrium, RevealResponse, adaptive_best_response, check_variant, solve_reveal_variant
 from .arrangement import Arrangement, as_arrangement
@@ -66,9 +67,9 @@ class _Game:
     def __init__(self, deal: Deal, kickers: Kickers) -> None:
         self.deal = deal
         self.kickers = kickers
-        self.n_classes = len(hand_values(kickers))
+        self.n_classes = len(hand_values(kickers=kickers))
         t0 = time.perf_counter()
-        self.core = _core.QuintetFrontier(deal.mask, strength_table(kickers))
+        self.core = _core.QuintetFrontier(deal.mask, strength_table(kickers=kickers))
         self.front = np.asarray(self.core.frontier())  # (n, k) uint16, strengths descending
         self.frontier_seconds = time.perf_counter() - t0
 
@@ -97,13 +98,14 @@ def _game(deal: Deal, kickers: Kickers) -> _Game:
     return game
 
 
-def frontier(deal: Deal | str, kickers: Kickers = "seed") -> np.ndarray:
+@keyword_options
+def frontier(deal: Deal | str, *, kickers: Kickers = "seed") -> np.ndarray:
     """The Pareto frontier of sorted (descending) hand-strength vectors of a deal.
 
     Every split of the deal is weakly dominated by a row of this array (shape
     ``(n, k)``, ``uint16``), and no row dominates another.
     """
-    deal = deal if isinstance(deal, Deal) else Deal.parse(deal)
+    deal = Deal.of(deal)
     return _game(deal, _check_kickers(kickers)).front.copy()
 
 
@@ -165,7 +167,7 @@ def _best_pure(game: _Game, pts: np.ndarray) -> tuple[Arrangement, float]:
             best_arr, best_value = arr, guaranteed
         if worst[i] <= best_value + 1e-9:
             break
-        b = np.array(opp.strengths(game.kickers), dtype=np.int32)
+        b = np.array(opp.strengths(kickers=game.kickers), dtype=np.int32)
         worst = np.minimum(worst, ((cand > b) + 0.5 * (cand == b)) @ pts)
     else:  # pragma: no cover - bounded by the number of distinct opponent vectors
         raise SolverError("best pure arrangement search did not converge")
@@ -223,7 +225,7 @@ class Solution:
             "kickers": self.kickers,
             "value": self.value,
             "exploitability": self.exploitability,
-            "strategy": [{"arrangement": str(a), "probability": p, "hands": [str(v) for v in a.values(self.kickers)]}
+            "strategy": [{"arrangement": str(a), "probability": p, "hands": [str(v) for v in a.values(kickers=self.kickers)]}
                          for a, p in self.strategy],
             "support_size": self.support_size,
             "iterations": self.iterations,
@@ -250,12 +252,6 @@ class Solution:
 
 
 # -- solving -------------------------------------------------------------------------
-
-
-def _as_deal(deal: Deal | str) -> Deal:
-    if isinstance(deal, Deal):
-        return deal
-    return Deal.parse(deal)
 
 
 def _probability(p: object) -> float:
@@ -288,22 +284,23 @@ def _mixed(opponent: Opponent, deal: Deal) -> list[tuple[Arrangement, float]]:
 
 
 @overload
-def best_response(deal: Deal | str, opponent: Opponent, points: Sequence[float] | None = ...,
-                  kickers: Kickers = ..., *, variant: Literal["fixed"] = ...) -> tuple[Arrangement, float]: ...
+def best_response(deal: Deal | str, opponent: Opponent, *, points: Sequence[float] | None = ...,
+                  kickers: Kickers = ..., variant: Literal["fixed"] = ...) -> tuple[Arrangement, float]: ...
 @overload
-def best_response(deal: Deal | str, opponent: object, points: Sequence[float] | None = ...,
-                  kickers: Kickers = ..., *, variant: Literal["reveal"]) -> RevealResponse: ...
+def best_response(deal: Deal | str, opponent: object, *, points: Sequence[float] | None = ...,
+                  kickers: Kickers = ..., variant: Literal["reveal"]) -> RevealResponse: ...
 @overload
-def best_response(deal: Deal | str, opponent: object, points: Sequence[float] | None = ...,
-                  kickers: Kickers = ..., *, variant: str = ...) -> tuple[Arrangement, float] | RevealResponse: ...
+def best_response(deal: Deal | str, opponent: object, *, points: Sequence[float] | None = ...,
+                  kickers: Kickers = ..., variant: str = ...) -> tuple[Arrangement, float] | RevealResponse: ...
 
 
+@keyword_options
 def best_response(
     deal: Deal | str,
     opponent: object,
+    *,
     points: Sequence[float] | None = None,
     kickers: Kickers = "seed",
-    *,
     variant: str = "fixed",
 ) -> tuple[Arrangement, float] | RevealResponse:
     """An exact best response to a pure or mixed opponent, and its expected points.
@@ -326,38 +323,39 @@ def best_response(
     """
     if check_variant(variant) == "reveal":
         return adaptive_best_response(deal, opponent, points=points, kickers=kickers)
-    deal = _as_deal(deal)
+    deal = Deal.of(deal)
     pts = np.array(check_points(default_points(deal.k) if points is None else points, deal.k))
     game = _game(deal, _check_kickers(kickers))
     pairs = _mixed(cast(Opponent, opponent), deal)
-    strengths = np.array([a.strengths(kickers) for a, _ in pairs], dtype=np.int64)
+    strengths = np.array([a.strengths(kickers=kickers) for a, _ in pairs], dtype=np.int64)
     probs = np.array([p for _, p in pairs])
     value, arr = game.best_response(_weights(strengths, probs, pts, game.n_classes))
     return arr, value
 
 
 @overload
-def solve(deal: Deal | str, points: Sequence[float] | None = ..., kickers: Kickers = ..., tol: float = ...,
-          max_iterations: int = ..., progress: Progress | None = ..., *,
+def solve(deal: Deal | str, *, points: Sequence[float] | None = ..., kickers: Kickers = ..., tol: float = ...,
+          max_iterations: int = ..., progress: Progress | None = ...,
           variant: Literal["fixed"] = ...) -> Solution: ...
 @overload
-def solve(deal: Deal | str, points: Sequence[float] | None = ..., kickers: Kickers = ..., tol: float = ...,
-          max_iterations: int = ..., progress: Progress | None = ..., *,
+def solve(deal: Deal | str, *, points: Sequence[float] | None = ..., kickers: Kickers = ..., tol: float = ...,
+          max_iterations: int = ..., progress: Progress | None = ...,
           variant: Literal["reveal"]) -> RevealEquilibrium: ...
 @overload
-def solve(deal: Deal | str, points: Sequence[float] | None = ..., kickers: Kickers = ..., tol: float = ...,
-          max_iterations: int = ..., progress: Progress | None = ..., *,
+def solve(deal: Deal | str, *, points: Sequence[float] | None = ..., kickers: Kickers = ..., tol: float = ...,
+          max_iterations: int = ..., progress: Progress | None = ...,
           variant: str = ...) -> Solution | RevealEquilibrium: ...
 
 
+@keyword_options
 def solve(
     deal: Deal | str,
+    *,
     points: Sequence[float] | None = None,
     kickers: Kickers = "seed",
     tol: float = 1e-9,
     max_iterations: int = MAX_ITERATIONS,
     progress: Progress | None = None,
-    *,
     variant: str = "fixed",
 ) -> Solution | RevealEquilibrium:
     """A certified equilibrium of the deal (double oracle with an exact oracle).
@@ -393,7 +391,7 @@ def solve(
         raise InvalidStateError(f"max_iterations must be a positive int, got {max_iterations!r}")
     if progress is not None and not callable(progress):
         raise InvalidStateError(f"progress must be a callable or None, got {progress!r}")
-    deal = _as_deal(deal)
+    deal = Deal.of(deal)
     kickers = _check_kickers(kickers)
     pts = np.array(check_points(default_points(deal.k) if points is None else points, deal.k))
     total = float(pts.sum())
@@ -408,7 +406,7 @@ def solve(
     timings["oracle"] += time.perf_counter() - t0
     columns = [first]
     keys = {first.masks}
-    rows = np.array([first.strengths(kickers)], dtype=np.int64)
+    rows = np.array([first.strengths(kickers=kickers)], dtype=np.int64)
     lp = IncrementalMatrixGame(offset=1.0)
     lp.add(row=[half], col=[half])
 
@@ -437,7 +435,7 @@ def solve(
             raise SolverError(f"no certified equilibrium after {iterations} iterations (gain {gain:.3g})")
         columns.append(br)
         keys.add(br.masks)
-        new = np.array([br.strengths(kickers)], dtype=np.int64)
+        new = np.array([br.strengths(kickers=kickers)], dtype=np.int64)
         rows = np.vstack([rows, new])
         col = _payoffs(rows, new, pts)[:, 0]
         lp.add(row=total - col, col=col)
