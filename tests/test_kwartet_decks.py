@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 
 import numpy as np
 import pytest
@@ -220,29 +219,3 @@ def test_quartet_of_needs_a_card_index():
             Deck.quartet_of(bad)  # type: ignore[arg-type]
     assert Deck.quartet_of(7) == 1 and Deck.quartet_of(np.int64(8)) == 2
 
-
-def test_cli_deck_size_in_other_digits():
-    from quartet_solver.cli import main
-
-    assert main(["kwartet", "deck", "--deck", "²"]) == 2  # str.isdigit, but int() refuses it
-    assert main(["kwartet", "deck", "--deck", "32"]) == 0
-
-
-def test_cli_simulate_too_many_games(capsys):
-    from quartet_solver.cli import main
-
-    assert main(["kwartet", "simulate", "--games", str(10**20), "--bots", "novice,novice,novice", "--quiet"]) == 2
-    assert "too many" in capsys.readouterr().err
-
-
-def test_cli_plot_is_checked_before_the_games(monkeypatch, capsys):
-    from quartet_solver.cli import main
-
-    base = ["kwartet", "simulate", "--bots", "novice,novice,novice", "--quiet"]
-    # an empty file name used to skip the plot silently
-    assert main([*base, "--games", "2", "--plot", ""]) == 2
-    assert "--plot needs a file name" in capsys.readouterr().err
-    # without matplotlib the error comes before the games (these would be refused too)
-    monkeypatch.setitem(sys.modules, "matplotlib", None)
-    assert main([*base, "--games", str(10**20), "--plot", "x.png"]) == 2
-    assert "--plot needs matplotlib" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from clirun import run
 
@@ -38,3 +39,30 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
                  ["simulate", "--games", "0"], ["infer", "--asks", "-3"], ["infer", "--seat", "9"]):
         code, out, err = run(["kwartet", *args])
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
+
+
+def test_deck_size_in_other_digits():
+    from quartet_solver.cli import main
+
+    assert main(["kwartet", "deck", "--deck", "²"]) == 2  # str.isdigit, but int() refuses it
+    assert main(["kwartet", "deck", "--deck", "32"]) == 0
+
+
+def test_simulate_too_many_games(capsys):
+    from quartet_solver.cli import main
+
+    assert main(["kwartet", "simulate", "--games", str(10**20), "--bots", "novice,novice,novice", "--quiet"]) == 2
+    assert "too many" in capsys.readouterr().err
+
+
+def test_plot_is_checked_before_the_games(monkeypatch, capsys):
+    from quartet_solver.cli import main
+
+    base = ["kwartet", "simulate", "--bots", "novice,novice,novice", "--quiet"]
+    # an empty file name used to skip the plot silently
+    assert main([*base, "--games", "2", "--plot", ""]) == 2
+    assert "--plot needs a file name" in capsys.readouterr().err
+    # without matplotlib the error comes before the games (these would be refused too)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main([*base, "--games", str(10**20), "--plot", "x.png"]) == 2
+    assert "--plot needs matplotlib" in capsys.readouterr().err

@@ -127,3 +127,32 @@ def test_quintet_reveal_best_response_cli(results):
 def test_quintet_reveal_bad_variant(results):
     code, out, err = results["reveal_bad_variant"]
     assert code == 2 and out == "" and "invalid choice: 'adaptive'" in err
+
+
+def test_best_response_probability_errors(capsys):
+    from quartet_solver.cli import main
+
+    deal = ["--deal", "Ah Kh Qh Jh Th 9c 9d 9h 9s 8c"]
+    a, b = "Ah Kh Qh Jh Th / 9c 9d 9h 9s 8c", "9c 9d 9h 9s 8c / Ah Kh Qh Jh Th"
+    # '@x' ended in a ValueError traceback (status 1); '@inf' and '@-1' in messages about
+    # [nan] or a sum of 1
+    for prob in ("x", "nan", "inf", "-1"):
+        assert main(["quintet", "best-response", f"{a}@{prob}", *deal]) == 2
+        err = capsys.readouterr().err
+        assert f"the probability of OPPONENT '{a}@{prob}' must be a finite number >= 0, got '{prob}'" in err
+    # two huge weights summed to inf and normalised to (0, 0)
+    assert main(["quintet", "best-response", f"{a}@1e308", f"{b}@1e308", *deal, "--json"]) == 0
+    assert '"value": 3.75' in capsys.readouterr().out
+
+
+def test_k_must_match_the_given_deal(capsys):
+    # --k was ignored silently next to --deal: '--k 3' solved a 2-group deal
+    from quartet_solver.cli import main
+
+    deal = "Ah Kh Qh Jh Th 9c 9d 9h 9s 8c"
+    assert main(["quintet", "solve", "--deal", deal, "--k", "3", "--quiet"]) == 2
+    assert "--k 3 does not match the 2-group deal" in capsys.readouterr().err
+    assert main(["quintet", "solve", "--deal", deal, "--k", "2", "--quiet"]) == 0
+    assert "value: 3.500000" in capsys.readouterr().out
+    assert main(["quintet", "solve", "--removed", "7c 7d 8h 9s Tc Jd Qh", "--quiet", "--json"]) == 0
+    assert '"removed": "7c 7d 8h 9s Tc Jd Qh"' in capsys.readouterr().out
