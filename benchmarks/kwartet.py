@@ -2,7 +2,7 @@
 the ladder of the planning player.
 
 Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
-     [--samples 400] [--candidates 5] [--jobs 2] [--json FILE]
+     [--samples 400] [--candidates 5] [--models auto,memory,public] [--jobs 2] [--json FILE]
 Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
 a clear win against three inference bots (4 players, classic deck, seats rotated).
@@ -151,6 +151,8 @@ def _table(job: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
                     deck=kw.Deck.themed("classic"))
     tips = counter.finish()
     s = r.stats[0]
+    if bot_name == "planning" and options.get("opponents", "auto") != "auto":
+        bot_name = f"planning[{options['opponents']}]"
     return {"bot": bot_name, "opponent": opponent, "games": games, "seed": seed, "options": options,
             "win_rate": s.win_rate, "win_ci": list(wilson(s.win_rate, games)), "quartets": s.quartets_mean,
             "opponents_win_rate": [o.win_rate for o in r.stats[1:]], "seconds": time.perf_counter() - t0,
@@ -158,11 +160,12 @@ def _table(job: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
 
 
 def ladder(games: int = 2000, samples: int = 400, candidates: int = 5, jobs: int = 2,
-           seed: int = 2024) -> list[dict[str, Any]]:
-    """PlanningBot and, for comparison, InferenceBot against three memory bots and
-    against three inference bots (4 players, classic deck, seats rotated)."""
-    options = {"samples": samples, "candidates": candidates}
-    todo = [("planning", opp, games, seed, options) for opp in ("memory", "inference")]
+           seed: int = 2024, models: tuple[str, ...] = ("auto",)) -> list[dict[str, Any]]:
+    """PlanningBot (one row per opponent model in ``models``) and, for comparison,
+    InferenceBot against three memory bots and against three inference bots
+    (4 players, classic deck, seats rotated)."""
+    todo = [("planning", opp, games, seed, {"samples": samples, "candidates": candidates, "opponents": model})
+            for model in models for opp in ("memory", "inference")]
     todo += [("inference", opp, games, seed, {}) for opp in ("memory", "inference")]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
@@ -171,21 +174,21 @@ def ladder(games: int = 2000, samples: int = 400, candidates: int = 5, jobs: int
 
 
 def print_ladder(rows: list[dict[str, Any]]) -> None:
-    print(f"{'bot':<10} {'against 3x':<10} {'games':>6} {'win rate':>9} {'95% CI':>17} {'quartets':>9} "
+    print(f"{'bot':<18} {'against 3x':<10} {'games':>6} {'win rate':>9} {'95% CI':>17} {'quartets':>9} "
           f"{'ms/decision':>12}")
     for r in rows:
         t = r["tips"]
         ms = 1e3 * t["decision_seconds"] / max(t["asks"], 1)
-        print(f"{r['bot']:<10} {r['opponent']:<10} {r['games']:>6} {r['win_rate']:>9.3f} "
+        print(f"{r['bot']:<18} {r['opponent']:<10} {r['games']:>6} {r['win_rate']:>9.3f} "
               f"[{r['win_ci'][0]:.3f}, {r['win_ci'][1]:.3f}] {r['quartets']:>9.2f} {ms:>12.1f}")
     print("\nSeed tips (per ask of the bot; see the module docstring)")
-    print(f"{'bot':<10} {'against 3x':<10} {'asks':>7} {'hit rate':>9} {'bluff':>7} {'bluff@1':>8} "
+    print(f"{'bot':<18} {'against 3x':<10} {'asks':>7} {'hit rate':>9} {'bluff':>7} {'bluff@1':>8} "
           f"{'saved':>14} {'late asks':>10} {'late hits':>10} {'last-2 share':>13}")
     for r in rows:
         t = r["tips"]
         a = max(t["asks"], 1)
         saved = f"{t['saved'] / max(t['sure_available'], 1):.3f} of {int(t['sure_available'])}"
-        print(f"{r['bot']:<10} {r['opponent']:<10} {int(t['asks']):>7} {t['hits'] / a:>9.3f} "
+        print(f"{r['bot']:<18} {r['opponent']:<10} {int(t['asks']):>7} {t['hits'] / a:>9.3f} "
               f"{t['bluff'] / a:>7.3f} {t['bluff_known'] / a:>8.3f} {saved:>14} "
               f"{t['late_asks'] / a:>10.3f} {t['late_hits'] / max(t['late_asks'], 1):>10.3f} "
               f"{t['late_quartets'] / (2 * max(t['games'], 1)):>13.3f}")
@@ -197,6 +200,8 @@ def main():
     ap.add_argument("--games", type=int, default=2000, help="games per ladder table (default 2000)")
     ap.add_argument("--samples", type=int, default=400, help="PlanningBot deals per decision (default 400)")
     ap.add_argument("--candidates", type=int, default=5, help="PlanningBot candidate asks (default 5)")
+    ap.add_argument("--models", default="auto",
+                    help="PlanningBot opponent models, comma-separated, one ladder row each (default auto)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the ladder tables (default 2)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--json", metavar="FILE", help="also write the ladder as JSON")
@@ -208,7 +213,8 @@ def main():
     if args.part in ("ladder", "all"):
         print(f"\nLadder: 4 players, classic deck, seats rotated, {args.games} games per table; "
               f"PlanningBot samples={args.samples}, candidates={args.candidates}")
-        rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed)
+        models = tuple(m.strip() for m in args.models.split(",") if m.strip())
+        rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed, models)
         print_ladder(rows)
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:

@@ -23,6 +23,8 @@
 # candidate (common random numbers: candidates are compared on the same deals
 # and, as far as their games agree, the same tie-breaks).
 
+from libc.math cimport log
+
 DEF KWR_MAXP = 6
 DEF KWR_MAXC = 52
 
@@ -99,46 +101,134 @@ cdef inline void _kwr_ask(KwrState* s, int nq, int players, int t, int c, int bo
             _kwr_end_turn(s, players)
 
 
-cdef inline void _kwr_choose(KwrState* s, int nq, int players, double odds, uint64_t* rng,
-                             int* out_t, int* out_c) noexcept nogil:
-    """The policy's ask for the seat to move (see the file comment)."""
-    cdef int p = s.turn
-    cdef uint64_t hand = s.hands[p], askable = 0, m, low
-    cdef int q, t, c, l, held, best_held = -1, ties = 0, h
-    cdef double sc, best = -1.0, num, den
+cdef inline int _kwr_memory_key(KwrState* s, int p, int t, int c) noexcept nogil:
+    """MemoryBot's preference for seat p asking seat t for card c, as one int
+    (larger is better): score 1 for a card traced at the target, 0 for one traced
+    elsewhere or denied by the target, else 0.5, plus 0.25 when the target asked
+    for the quartet (in quarters: 4, 0, 2, 3); then the cards of the quartet p
+    holds; then whether p asked for the quartet itself."""
+    cdef int q = c >> 2, h = s.holder[c], sc
+    if h == t:
+        sc = 4
+    elif h >= 0 or (s.notat[c] >> t) & 1:
+        sc = 0
+    else:
+        sc = 3 if (s.hasq[t] >> q) & 1 else 2
+    return 8 * sc + 2 * <int>popcount64((s.hands[p] >> (4 * q)) & 15) + <int>((s.hasq[p] >> q) & 1)
+
+
+cdef inline uint64_t _kwr_askable(KwrState* s, int nq, int p) noexcept nogil:
+    """The cards seat p may ask for: those of the quartets it holds, not its own."""
+    cdef uint64_t hand = s.hands[p], askable = 0
+    cdef int q
     for q in range(nq):
         if (hand >> (4 * q)) & 15:
             askable |= (<uint64_t>15) << (4 * q)
-    askable &= ~hand
+    return askable & ~hand
+
+
+cdef inline void _kwr_choose_memory(KwrState* s, int nq, int players, uint64_t* rng,
+                                    int* out_t, int* out_c) noexcept nogil:
+    """MemoryBot's ask for the seat to move: the best _kwr_memory_key, then a
+    uniform random choice."""
+    cdef int p = s.turn
+    cdef uint64_t askable = _kwr_askable(s, nq, p), m, low
+    cdef int t, c, key, best = -1, ties = 0
     out_t[0] = -1
     out_c[0] = -1
-    m = askable
+    for t in range(players):
+        if t == p or not s.hands[t]:
+            continue
+        m = askable
+        while m:
+            low = m & (~m + 1)
+            c = ctz64(m)
+            m ^= low
+            key = _kwr_memory_key(s, p, t, c)
+            if key > best:
+                best = key
+                out_t[0] = t
+                out_c[0] = c
+                ties = 1
+            elif key == best:
+                ties += 1
+                if qs_splitmix64(rng) % <uint64_t>ties == 0:
+                    out_t[0] = t
+                    out_c[0] = c
+
+
+cdef inline double _kwr_places(KwrState* s, int players, int p, int c) noexcept nogil:
+    """The size of the places untraced card c may be in, seen from seat p: the
+    cards of the other seats not known to lack it, and the pile (0 when traced)."""
+    cdef double den = 0.0
+    cdef int l
+    if s.holder[c] < 0:
+        for l in range(players):
+            if l != p and s.hands[l] and not (s.notat[c] >> l) & 1:
+                den += popcount64(s.hands[l])
+        den += popcount64(s.pile)
+    return den
+
+
+cdef inline double _kwr_chance(KwrState* s, int t, int c, double den, double odds) noexcept nogil:
+    """The shared policy's chance that seat t holds card c (den: _kwr_places)."""
+    cdef int h = s.holder[c]
+    cdef double sc
+    if h == t:
+        return 1.0
+    if h >= 0 or (s.notat[c] >> t) & 1 or den <= 0.0:
+        return 0.0
+    sc = popcount64(s.hands[t]) / den
+    if (s.hasq[t] >> (c >> 2)) & 1 and sc < 1.0:
+        sc = sc * odds / (sc * odds + 1.0 - sc)
+    return sc
+
+
+cdef inline double _kwr_prior_chance(KwrState* s, int players, int p, int t, int c,
+                                     const double* prior) noexcept nogil:
+    """The chance that seat t holds card c from seat p's prior (prior[l * KWR_MAXC + c]:
+    the card at location l, the pile l = players), renormalised over the places
+    the card may still be in; traced cards and denials as in _kwr_chance."""
+    cdef int h = s.holder[c], l
+    cdef double den = 0.0
+    if h == t:
+        return 1.0
+    if h >= 0 or (s.notat[c] >> t) & 1:
+        return 0.0
+    for l in range(players):
+        if l != p and s.hands[l] and not (s.notat[c] >> l) & 1:
+            den += prior[l * KWR_MAXC + c]
+    if s.pile:
+        den += prior[players * KWR_MAXC + c]
+    if den <= 0.0:
+        return 0.0
+    return prior[t * KWR_MAXC + c] / den
+
+
+cdef inline void _kwr_choose(KwrState* s, int nq, int players, double odds, const double* prior,
+                             uint64_t* rng, int* out_t, int* out_c) noexcept nogil:
+    """The policy's ask for the seat to move (see the file comment); with a
+    ``prior`` (not NULL) the chances come from it (_kwr_prior_chance)."""
+    cdef int p = s.turn
+    cdef uint64_t hand = s.hands[p], m = _kwr_askable(s, nq, p), low
+    cdef int t, c, held, best_held = -1, ties = 0
+    cdef double sc, best = -1.0, den = 0.0
+    out_t[0] = -1
+    out_c[0] = -1
     while m:
         low = m & (~m + 1)
         c = ctz64(m)
         m ^= low
-        q = c >> 2
-        held = popcount64((hand >> (4 * q)) & 15)
-        h = s.holder[c]
-        # the size of the places the card may be in, seen from seat p
-        den = 0.0
-        if h < 0:
-            for l in range(players):
-                if l != p and s.hands[l] and not (s.notat[c] >> l) & 1:
-                    den += popcount64(s.hands[l])
-            den += popcount64(s.pile)
+        held = popcount64((hand >> (4 * (c >> 2))) & 15)
+        if prior == NULL:
+            den = _kwr_places(s, players, p, c)
         for t in range(players):
             if t == p or not s.hands[t]:
                 continue
-            if h == t:
-                sc = 1.0
-            elif h >= 0 or (s.notat[c] >> t) & 1 or den <= 0.0:
-                sc = 0.0
+            if prior == NULL:
+                sc = _kwr_chance(s, t, c, den, odds)
             else:
-                num = popcount64(s.hands[t])
-                sc = num / den
-                if (s.hasq[t] >> q) & 1 and sc < 1.0:
-                    sc = sc * odds / (sc * odds + 1.0 - sc)
+                sc = _kwr_prior_chance(s, players, p, t, c, prior)
             if sc > best or (sc == best and held > best_held):
                 best = sc
                 best_held = held
@@ -178,12 +268,17 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
                 const int32_t[:] quartets0, const int32_t[:] last0, int lay_count0,
                 const int8_t[:] holder0, const uint8_t[:] notat0, const uint32_t[:] hasq0,
                 const int32_t[:] cand_t, const int32_t[:] cand_c, int bonus, int free0,
-                double collector_odds, uint64_t seed, int64_t max_asks):
+                double collector_odds, uint64_t seed, int64_t max_asks, const uint8_t[:] model=None,
+                const double[:, :] prior=None):
     """Roll out every candidate first ask (cand_t[k], cand_c[k]) of seat ``me`` on
     every deal (deals[i, p]: the hand of seat p, deals[i, players]: the pile).
 
     Returns (share[K, N] float64, quartets[K, N] int32): the planner's win share
     and quartets at the end of each rollout (a rollout stops after max_asks asks).
+    ``model[p]`` (optional, one per seat) picks seat p's policy: 0 the shared
+    public-record policy (the default for every seat), 1 MemoryBot's, 2 the shared
+    policy with the chances taken from ``prior`` (float64[players + 1, cards]: the
+    chance of each card at each seat, then in the pile; required for model 2).
     """
     if nq < 1 or 4 * nq > KWR_MAXC or players < 2 or players > KWR_MAXP or not 0 <= me < players:
         raise ValueError("kw_rollouts: bad sizes")
@@ -202,6 +297,27 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
     cdef int64_t i, k, asks
     cdef int p, q, c, t
     cdef uint64_t rng
+    cdef uint8_t models[KWR_MAXP]
+    memset(models, 0, sizeof(models))
+    if model is not None:
+        if model.shape[0] < players:
+            raise ValueError("kw_rollouts: bad shapes")
+        for p in range(players):
+            if model[p] > 2:
+                raise ValueError("kw_rollouts: unknown policy model")
+            models[p] = model[p]
+    cdef double pri[(KWR_MAXP + 1) * KWR_MAXC]
+    cdef int use_prior = 0
+    for p in range(players):
+        use_prior |= models[p] == 2
+    if use_prior:
+        if prior is None or prior.shape[0] < players + 1 or prior.shape[1] < 4 * nq:
+            raise ValueError("kw_rollouts: policy model 2 needs a prior of shape (players + 1, cards)")
+        for p in range(players + 1):
+            for c in range(4 * nq):
+                if not 0.0 <= prior[p, c] <= 1.0:
+                    raise ValueError("kw_rollouts: prior chances must be in [0, 1]")
+                pri[p * KWR_MAXC + c] = prior[p, c]
     with nogil:
         memset(&base, 0, sizeof(KwrState))
         for c in range(4 * nq):
@@ -232,7 +348,12 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
                 _kwr_ask(&s, nq, players, cand_t[k], cand_c[k], bonus)
                 asks = 1
                 while not s.over and asks < max_asks:
-                    _kwr_choose(&s, nq, players, collector_odds, &rng, &t, &c)
+                    if models[s.turn] == 1:
+                        _kwr_choose_memory(&s, nq, players, &rng, &t, &c)
+                    elif models[s.turn] == 2:
+                        _kwr_choose(&s, nq, players, collector_odds, pri, &rng, &t, &c)
+                    else:
+                        _kwr_choose(&s, nq, players, collector_odds, NULL, &rng, &t, &c)
                     if t < 0:
                         break
                     _kwr_ask(&s, nq, players, t, c, bonus)
@@ -240,3 +361,148 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
                 share[k, i] = _kwr_share(&s, players, me)
                 quart[k, i] = s.quartets[me]
     return share_arr, quart_arr
+
+
+cdef inline int _kwr_ask_fits(KwrState* s, int nq, int players, int a, int t0, int c0, int model,
+                               double odds, int* ties) noexcept nogil:
+    """Whether seat a asking seat t0 for card c0 is among the asks its policy
+    (model 1: MemoryBot's, 0: the shared one) rates best; ties: how many are."""
+    cdef uint64_t hand = s.hands[a], askable = _kwr_askable(s, nq, a), m, low
+    cdef int t, c, key, mine, best = -1, held, best_held = -1
+    cdef double sc, best_sc = -1.0, den, mine_sc = 0.0
+    ties[0] = 0
+    if model == 1:
+        mine = _kwr_memory_key(s, a, t0, c0)
+        for t in range(players):
+            if t == a or not s.hands[t]:
+                continue
+            m = askable
+            while m:
+                low = m & (~m + 1)
+                c = ctz64(m)
+                m ^= low
+                key = _kwr_memory_key(s, a, t, c)
+                if key > best:
+                    best = key
+                    ties[0] = 1
+                elif key == best:
+                    ties[0] += 1
+        return mine == best and ties[0] > 0
+    m = askable
+    while m:
+        low = m & (~m + 1)
+        c = ctz64(m)
+        m ^= low
+        held = popcount64((hand >> (4 * (c >> 2))) & 15)
+        den = _kwr_places(s, players, a, c)
+        for t in range(players):
+            if t == a or not s.hands[t]:
+                continue
+            sc = _kwr_chance(s, t, c, den, odds)
+            if t == t0 and c == c0:
+                mine_sc = sc
+            if sc > best_sc or (sc == best_sc and held > best_held):
+                best_sc = sc
+                best_held = held
+                ties[0] = 1
+            elif sc == best_sc and held == best_held:
+                ties[0] += 1
+    return (ties[0] > 0 and mine_sc == best_sc and (askable >> c0) & 1
+            and popcount64((hand >> (4 * (c0 >> 2))) & 15) == best_held)
+
+
+def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
+                      const int32_t[:, :] events, double eps, const uint8_t[:] model, double odds):
+    """The log-likelihood of every other seat's asks in ``events`` under its policy
+    model, for each deal (deals[i, p]: the hand of seat p now, deals[i, players]:
+    the pile).
+
+    ``events[j]`` is (0, asker, target, card * 2 + hit) for an ask and
+    (1, player, quartet, 0) for a lay, in the game's order from the deal on.
+    ``model[p]``: seat p's policy, 1 MemoryBot's, 0 the shared rollout policy
+    (with collector odds ``odds``).  Each deal is replayed backward to the hands
+    dealt, then forward with the public record as MemoryBot keeps it; an ask of a
+    seat other than ``me`` contributes log(1 / ties) when it is among the asks its
+    policy rates best (ties of them), else log(eps) (a miss).
+
+    Returns (loglik float64[N, players], misses int32[N, players]), by seat
+    (zero for ``me``).
+    """
+    if nq < 1 or 4 * nq > KWR_MAXC or players < 2 or players > KWR_MAXP or not 0 <= me < players:
+        raise ValueError("kw_ask_likelihood: bad sizes")
+    if deals.shape[1] != players + 1 or events.shape[1] != 4 or model.shape[0] < players:
+        raise ValueError("kw_ask_likelihood: bad shapes")
+    if not 0.0 < eps <= 1.0:
+        raise ValueError("kw_ask_likelihood: eps must be in (0, 1]")
+    if not odds > 0.0 or odds == float("inf"):
+        raise ValueError("kw_ask_likelihood: odds must be a positive number")
+    cdef int64_t N = deals.shape[0], E = events.shape[0], i, j
+    cdef int kind, a, t, c, q, k, hit, ties
+    cdef uint8_t models[KWR_MAXP]
+    for a in range(players):
+        if model[a] > 1:
+            raise ValueError("kw_ask_likelihood: unknown policy model")
+        models[a] = model[a]
+    for j in range(E):
+        kind = events[j, 0]
+        if kind == 0:
+            if not (0 <= events[j, 1] < players and 0 <= events[j, 2] < players
+                    and 0 <= events[j, 3] < 8 * nq):
+                raise ValueError("kw_ask_likelihood: bad ask event")
+        elif kind == 1:
+            if not (0 <= events[j, 1] < players and 0 <= events[j, 2] < nq):
+                raise ValueError("kw_ask_likelihood: bad lay event")
+        else:
+            raise ValueError("kw_ask_likelihood: bad event kind")
+    ll_arr = np.zeros((N, players), dtype=np.float64)
+    miss_arr = np.zeros((N, players), dtype=np.int32)
+    cdef double[:, :] ll = ll_arr
+    cdef int32_t[:, :] miss = miss_arr
+    cdef double log_eps = log(eps)
+    cdef KwrState s
+    cdef uint64_t bit
+    with nogil:
+        for i in range(N):
+            memset(&s, 0, sizeof(KwrState))
+            for a in range(players):
+                s.hands[a] = deals[i, a]
+            s.pile = deals[i, players]
+            for j in range(E - 1, -1, -1):
+                if events[j, 0] == 1:
+                    s.hands[events[j, 1]] |= (<uint64_t>15) << (4 * events[j, 2])
+                elif events[j, 3] & 1:
+                    bit = (<uint64_t>1) << (events[j, 3] >> 1)
+                    s.hands[events[j, 1]] &= ~bit
+                    s.hands[events[j, 2]] |= bit
+            for c in range(4 * nq):
+                s.holder[c] = -1
+            for j in range(E):
+                a = events[j, 1]
+                if events[j, 0] == 1:
+                    q = events[j, 2]
+                    s.hands[a] &= ~((<uint64_t>15) << (4 * q))
+                    for k in range(4):
+                        s.holder[4 * q + k] = -2
+                    for k in range(players):
+                        s.hasq[k] &= ~((<uint32_t>1) << q)
+                    continue
+                t = events[j, 2]
+                c = events[j, 3] >> 1
+                hit = events[j, 3] & 1
+                q = c >> 2
+                if a != me:
+                    if _kwr_ask_fits(&s, nq, players, a, t, c, models[a], odds, &ties):
+                        ll[i, a] -= log(<double>ties)
+                    else:
+                        miss[i, a] += 1
+                        ll[i, a] += log_eps
+                s.hasq[a] |= (<uint32_t>1) << q
+                if hit:
+                    bit = (<uint64_t>1) << c
+                    s.hands[t] &= ~bit
+                    s.hands[a] |= bit
+                    s.holder[c] = <int8_t>a
+                    s.notat[c] = 0
+                else:
+                    s.notat[c] |= <uint8_t>((1 << t) | (1 << a))
+    return ll_arr, miss_arr

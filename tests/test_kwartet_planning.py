@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quartet_solver import _core
 from quartet_solver import kwartet as kw
@@ -77,11 +79,62 @@ def test_simulate_and_make_bot_know_planning():
     ({"samples": 0}, "samples"), ({"samples": 2.5}, "samples"), ({"candidates": True}, "candidates"),
     ({"time_budget": 0}, "time_budget"), ({"time_budget": float("nan")}, "time_budget"),
     ({"time_budget": "1"}, "time_budget"), ({"quartet_weight": -1}, "quartet_weight"),
-    ({"seed": -3}, "seed"),
+    ({"seed": -3}, "seed"), ({"opponents": "greedy"}, "opponents"), ({"opponents": 1}, "opponents"),
 ])
 def test_bad_options(options, match):
     with pytest.raises(InvalidStateError, match=match):
         PlanningBot(**options)
+
+
+def test_opponent_models():
+    assert kw.OPPONENT_MODELS == ("auto", "memory", "public")
+    assert PlanningBot(seed=1).opponents == "auto"
+    assert "opponents" not in repr(PlanningBot(seed=1))
+    assert "opponents='memory'" in repr(PlanningBot(seed=1, opponents="Memory"))
+    for model in kw.OPPONENT_MODELS:
+        g = Game(Deck.themed("classic"), players=4, seed=4)
+        bot = Checked(seed=2, samples=20, opponents=model)
+        play(g, [kw.MemoryBot(seed=1), bot, kw.InferenceBot(seed=3), kw.NoviceBot(seed=4)])
+        assert g.is_over and bot.decisions > 0
+        like = bot._memory_like
+        assert not like[1] and len(like) == 4
+        if model == "memory":
+            assert like == [True, False, True, True]
+        elif model == "public":
+            assert like == [False] * 4
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 60),
+       model=st.sampled_from(["auto", "memory", "public"]))
+def test_weighted_deals_fit_the_position(seed, steps, model):
+    """The deals the bot rolls out on, whatever their weights, are deals of the
+    position: its own hand, the hand sizes, the laid cards nowhere, the rest dealt
+    once; and on them every ask so far replays (the likelihood kernel's replay
+    finds the hits where they were)."""
+    g = Game(Deck.themed("classic"), players=4, seed=seed)
+    bots = [kw.MemoryBot(seed=i) for i in range(4)]
+    for i, b in enumerate(bots):
+        b.start(g, i)
+    while not g.is_over and g.asks < steps:
+        g.ask(*bots[g.to_move].choose()[1:])
+    if g.is_over:
+        return
+    me = g.to_move
+    bot = PlanningBot(seed=seed, samples=30, opponents=model)
+    bot.start(g, me)
+    bot._update()
+    deals = bot._deals(30)
+    assert deals.shape == (30, 5)
+    laid = sum(0xF << (4 * q) for q in range(8) if any(q in qs for qs in g.laid))
+    for row in deals.tolist():
+        assert row[me] == g.hand(me)
+        assert [m.bit_count() for m in row[:4]] == list(g.hand_sizes) and row[4] == 0
+        union = 0
+        for m in row:
+            assert not union & m
+            union |= m
+        assert union == g.deck.full_mask & ~laid
 
 
 def test_choose_before_start():

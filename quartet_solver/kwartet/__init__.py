@@ -23,7 +23,7 @@ from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, View, play
 from .decks import THEMED_DECKS, Deck, Quartet
 from .game import Asked, Dealt, Drew, Game, Laid, Revealed
 from .knowledge import LAID, PILE, Knowledge
-from .planning import Decision, PlanningBot
+from .planning import OPPONENT_MODELS, Decision, PlanningBot
 from .rules import Rules
 from .simulate import BotStats, SimulationResult, make_bot, simulate
 
@@ -42,6 +42,7 @@ __all__ = [
     "Laid",
     "MemoryBot",
     "NoviceBot",
+    "OPPONENT_MODELS",
     "PILE",
     "PlanningBot",
     "Quartet",

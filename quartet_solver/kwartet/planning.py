@@ -17,13 +17,25 @@ the cheaper approximation of the opponents' knowledge of the planner's hand (the
 exact posterior, one :class:`~.knowledge.Knowledge` per opponent and rollout step,
 would cost a thousand times more); it is exact for MemoryBot opponents.
 
+The opponent model (option ``opponents``): an opponent is modelled as a MemoryBot
+(it plays MemoryBot's policy in the rollouts) or with the shared policy on the
+public record, which ranks a card at a seat by the seat's share of the places the
+card may be in.  By default (``"auto"``) every opponent starts as a MemoryBot and
+keeps that model while each of its asks is one a MemoryBot would have made on some
+deal drawn from the posterior; the first ask no drawn deal explains switches it to
+the shared policy for the rest of the game.
+
 The deals: the posterior treats "``p`` asked for a card of ``q``" as only "``p``
-holds at least one card of ``q``", but players keep asking in the quartet they hold
-most of (see :class:`~.bots.InferenceBot`).  So the bot draws ``4 * samples`` deals
-uniformly and resamples ``samples`` of them with weight
-``collector_odds ** k``, ``k`` the number of cards each opponent holds, in the deal,
-of the quartets it has asked for and that are not traced: the same odds factor per
-card that :class:`~.bots.InferenceBot` applies.
+holds at least one card of ``q``", but players choose their asks by their hands.
+So the bot draws uniform deals and resamples ``samples`` of them by weight: for an
+opponent modelled as a MemoryBot, the likelihood of all its asks under MemoryBot's
+policy on the deal (``1 / ties`` for an ask among the ``ties`` asks MemoryBot rates
+best, :attr:`PlanningBot.model_eps` for any other; ``_core.kw_memory_likelihood``
+replays the public record on the deal); for any other,
+``collector_odds ** k``, ``k`` the number of cards it holds, in the deal, of the
+quartets it has asked for and that are not traced (players keep asking in the
+quartet they hold most of; the same odds factor per card that
+:class:`~.bots.InferenceBot` applies).
 
 >>> from quartet_solver.kwartet import Deck, Game, MemoryBot, play
 >>> g = Game(Deck.themed(), players=4, seed=5)
@@ -43,14 +55,20 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..checks import as_int
+from ..checks import as_int, check_choice
 from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 from .bots import Action, InferenceBot
 from .game import Asked, Event, Game, Laid
 from .knowledge import PILE
 
-__all__ = ["PlanningBot", "Decision"]
+__all__ = ["PlanningBot", "Decision", "OPPONENT_MODELS"]
+
+OPPONENT_MODELS = ("auto", "memory", "public")
+"""How the planner models its opponents (the ``opponents`` option of
+:class:`PlanningBot`): ``"memory"`` as :class:`~.bots.MemoryBot`, ``"public"`` as the
+shared rollout policy on the public record, ``"auto"`` each opponent as a MemoryBot
+while its asks are consistent with MemoryBot's policy, else as ``"public"``."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +93,12 @@ class Decision:
             "seconds": self.seconds,
             "chosen": self.chosen,
         }
+
+
+def _logsumexp(x: np.ndarray) -> np.ndarray:
+    """log(sum(exp(x))) down the first axis, per column."""
+    top = x.max(axis=0)
+    return top + np.log(np.exp(x - top).sum(axis=0))
 
 
 def _check_positive(value: object, what: str) -> int:
@@ -106,6 +130,14 @@ class PlanningBot(InferenceBot):
         weight of the bot's own quartets (a fraction of the deck's quartets) next to
         its win share in a rollout's value (default 0.25; it breaks the ties of
         positions that win or lose either way).
+    ``opponents``
+        how the opponents are modelled, one of :data:`OPPONENT_MODELS`: ``"auto"``
+        (default) models each opponent as a :class:`~.bots.MemoryBot` while every
+        ask it made is one a MemoryBot would have made on some deal drawn from the
+        posterior, and as the shared public-record policy from then on;
+        ``"memory"`` and ``"public"`` fix the model for every opponent.  A
+        MemoryBot-modelled opponent plays MemoryBot's policy in the rollouts, and
+        the deals are weighted by the likelihood of its asks under that policy.
 
     Variants the rollouts do not model (a draw pile, memory cards) and an
     unavailable posterior fall back to :class:`~.bots.InferenceBot`'s choice.
@@ -119,15 +151,26 @@ class PlanningBot(InferenceBot):
     """The collector odds factor of the rollout policy and of the deal weights."""
 
     oversample = 4
-    """Uniform deals drawn per deal kept by the collector reweighting."""
+    """Uniform deals drawn per deal kept, in one batch (see :meth:`_deals`)."""
+
+    max_oversample = 16
+    """The most uniform deals drawn per deal kept, in all batches."""
+
+
+    public_likelihood = False
+
+    own_prior = True
+
+    model_eps = 0.01
+    """The likelihood of an ask a MemoryBot would not make, for an opponent modelled as one."""
 
     confidence = 0.5
     """Standard errors by which a candidate must beat the inference choice (see :meth:`_select`)."""
-    """Uniform deals drawn per deal kept by the collector reweighting."""
 
     @keyword_options
     def __init__(self, *, seed: int | str | None = None, samples: int = 400, candidates: int = 5,
-                 time_budget: float | None = None, quartet_weight: float = 0.25) -> None:
+                 time_budget: float | None = None, quartet_weight: float = 0.25,
+                 opponents: str = "auto") -> None:
         super().__init__(seed=seed)
         self.samples = _check_positive(samples, "samples")
         self.candidates = _check_positive(candidates, "candidates")
@@ -141,14 +184,16 @@ class PlanningBot(InferenceBot):
                 0 <= float(quartet_weight) < float("inf")):
             raise InvalidStateError(f"quartet_weight must be a number >= 0, got {quartet_weight!r}")
         self.quartet_weight = float(quartet_weight)
+        self.opponents = check_choice(opponents, "opponents", OPPONENT_MODELS)
         self.decisions = 0
         self.rollouts = 0
         self.last_decision: Decision | None = None
 
     def __repr__(self) -> str:
         budget = "" if self.time_budget is None else f", time_budget={self.time_budget!r}"
+        model = "" if self.opponents == "auto" else f", opponents={self.opponents!r}"
         return (f"PlanningBot(seed={self.seed!r}, samples={self.samples}, candidates={self.candidates}"
-                f"{budget})")
+                f"{budget}{model})")
 
     def start(self, game: Game, seat: int) -> None:
         super().start(game, seat)
@@ -159,6 +204,10 @@ class PlanningBot(InferenceBot):
         self._turn_lays = 0  # lays and misses of the current turn of the player to move
         self._turn_misses = 0
         self._turn_player = -1
+        self._events: list[tuple[int, int, int, int]] = []  # asks and lays, for kw_memory_likelihood
+        # the opponents modelled as MemoryBots (see OPPONENT_MODELS)
+        self._memory_like = [self.opponents != "public" and p != seat for p in range(n)]
+        self._evidence = np.zeros((2, n))  # log evidence (up to a constant) of the MemoryBot and the shared model
         self.decisions = 0
         self.rollouts = 0
         self.last_decision = None
@@ -166,12 +215,14 @@ class PlanningBot(InferenceBot):
     def _observe(self, e: Event) -> None:
         super()._observe(e)
         if isinstance(e, Laid):
+            self._events.append((1, e.player, e.quartet, 0))
             self._quartets[e.player] += 1
             self._last_lay[e.player] = self._lay_count
             self._lay_count += 1
             if e.player == self._turn_player:
                 self._turn_lays += 1
         elif isinstance(e, Asked):
+            self._events.append((0, e.asker, e.target, 2 * e.card + int(e.hit)))
             if e.asker != self._turn_player:
                 self._turn_player, self._turn_lays, self._turn_misses = e.asker, 0, 0
             if not e.hit:
@@ -217,33 +268,73 @@ class PlanningBot(InferenceBot):
             out = ranked[: self.candidates]
         return out
 
-    def _deals(self, n: int) -> np.ndarray:
-        """``n`` deals as masks (row: the hand of each seat, then the pile)."""
+    def _draw(self, draw: int) -> tuple[np.ndarray, np.ndarray]:
+        """``draw`` uniform posterior deals as masks (row: the hand of each seat, then
+        the pile) and their log weights under the opponent model (see
+        :meth:`_deals`); updates which opponents are modelled as MemoryBots."""
         v = self.view
         assert v is not None and self.knowledge is not None
         players = v.players
-        draw = self.oversample * n if self.rollout_odds != 1.0 else n
         locs = self.knowledge.sample(draw, seed=self.rng.getrandbits(64))
-        if draw != n:
-            # collector reweighting: odds per untraced card an opponent holds of a quartet it asked for
-            k = np.zeros(draw, dtype=np.float64)
-            for p in range(players):
-                if p == v.seat or not self._hasq[p]:
-                    continue
-                cols = [c for c in range(len(v.deck)) if self._hasq[p] >> (c // 4) & 1 and self._holder[c] < 0]
-                if cols:
-                    k += (locs[:, cols] == p).sum(axis=1)
-            w = np.exp((k - k.max()) * np.log(self.rollout_odds))
-            cum = np.cumsum(w)
-            u = np.array([self.rng.random() for _ in range(n)]) * cum[-1]
-            idx = np.minimum(np.searchsorted(cum, u, side="right"), draw - 1)
-            locs = locs[idx]
-        weights = np.left_shift(np.uint64(1), np.arange(len(v.deck), dtype=np.uint64))
-        deals = np.zeros((n, players + 1), dtype=np.uint64)
+        bits = np.left_shift(np.uint64(1), np.arange(len(v.deck), dtype=np.uint64))
+        deals = np.zeros((draw, players + 1), dtype=np.uint64)
         for p in range(players):
-            deals[:, p] = np.where(locs == p, weights, np.uint64(0)).sum(axis=1, dtype=np.uint64)
-        deals[:, players] = np.where(locs == PILE, weights, np.uint64(0)).sum(axis=1, dtype=np.uint64)
-        return deals
+            deals[:, p] = np.where(locs == p, bits, np.uint64(0)).sum(axis=1, dtype=np.uint64)
+        deals[:, players] = np.where(locs == PILE, bits, np.uint64(0)).sum(axis=1, dtype=np.uint64)
+        logw = np.zeros(draw, dtype=np.float64)
+        if self._events and self.opponents != "public":
+            events = np.array(self._events, dtype=np.int32)
+            nq = v.deck.n_quartets
+            ll_mem, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
+                                                np.ones(players, dtype=np.uint8), self.rollout_odds)
+            if self.opponents == "auto":
+                # each opponent's model: the one under which its asks are the more likely
+                ll_pub, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
+                                                    np.zeros(players, dtype=np.uint8), self.rollout_odds)
+                self._evidence[0] = _logsumexp(ll_mem)
+                self._evidence[1] = _logsumexp(ll_pub)
+                self._memory_like = [p != v.seat and bool(self._evidence[0][p] >= self._evidence[1][p])
+                                     for p in range(players)]
+                if self.public_likelihood:
+                    logw += (ll_pub * ~np.array(self._memory_like)).sum(axis=1)
+            logw += (ll_mem * np.array(self._memory_like)).sum(axis=1)
+        # the other opponents: collector odds per untraced card held of a quartet they asked for
+        for p in range(players):
+            if p == v.seat or self._memory_like[p] or not self._hasq[p] or (
+                    self.public_likelihood and self.opponents == "auto" and self._events):
+                continue
+            cols = [c for c in range(len(v.deck)) if self._hasq[p] >> (c // 4) & 1 and self._holder[c] < 0]
+            if cols:
+                logw += (locs[:, cols] == p).sum(axis=1) * np.log(self.rollout_odds)
+        return deals, logw
+
+    def _deals(self, n: int) -> np.ndarray:
+        """``n`` deals drawn from the posterior and resampled by the opponent model's
+        weights, as masks (row: the hand of each seat, then the pile).
+
+        An opponent modelled as a MemoryBot weighs a deal by the likelihood of its
+        asks under MemoryBot's policy (``_core.kw_memory_likelihood``); any other by
+        :attr:`rollout_odds` per untraced card it holds of a quartet it asked for.
+        Batches of :attr:`oversample` x ``n`` uniform deals are drawn until the
+        weights' effective sample size reaches ``n`` / 4 or :attr:`max_oversample`
+        x ``n`` deals are drawn."""
+        parts, logws = [], []
+        total = 0
+        while True:
+            deals, logw = self._draw(self.oversample * n)
+            parts.append(deals)
+            logws.append(logw)
+            total += len(deals)
+            lw = np.concatenate(logws)
+            w = np.exp(lw - lw.max())
+            self._ess = float(w.sum() ** 2 / (w * w).sum())
+            if self._ess >= n / 4 or total >= self.max_oversample * n:
+                break
+        deals = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        cum = np.cumsum(w)
+        u = np.array([self.rng.random() for _ in range(n)]) * cum[-1]
+        idx = np.minimum(np.searchsorted(cum, u, side="right"), total - 1)
+        return deals[idx]
 
     # -- the decision ------------------------------------------------------------------
 
@@ -273,10 +364,11 @@ class PlanningBot(InferenceBot):
             raise InvalidStateError(f"seat {v.seat} has no legal action")
         if len(scored) == 1:
             return ("ask", scored[0][1], scored[0][2])
+        t0 = time.perf_counter()
+        first = self._deals(self.samples)
         short = self._shortlist(scored)
         if len(short) == 1:
             return ("ask", short[0][1], short[0][2])
-        t0 = time.perf_counter()
         players = v.players
         cand_t = np.array([t for _, t, _ in short], dtype=np.int32)
         cand_c = np.array([c for _, _, c in short], dtype=np.int32)
@@ -286,15 +378,28 @@ class PlanningBot(InferenceBot):
         quartets = np.array(self._quartets, dtype=np.int32)
         last = np.array(self._last_lay, dtype=np.int32)
         free = self._free_misses(v.seat)
+        model = np.array(self._memory_like, dtype=np.uint8)
+        prior = None
+        if self.own_prior:
+            # the bot's own later asks in the rollouts use its hit chances now
+            model[v.seat] = 2
+            probs = self.knowledge.probabilities()
+            prior = np.zeros((players + 1, len(v.deck)))
+            for t in range(players):
+                if t != v.seat:
+                    prior[t] = [self.hit_probability(probs, t, c) for c in range(len(v.deck))]
+            prior[players] = probs[players]
         rounds = []
+        deals = first
         while True:
-            deals = self._deals(self.samples)
             share, quart = _core.kw_rollouts(
                 v.deck.n_quartets, players, v.seat, deals, quartets, last, self._lay_count, holder, notat, hasq,
-                cand_t, cand_c, int(rules.bonus_turn), free, self.rollout_odds, self.rng.getrandbits(64), 10_000)
+                cand_t, cand_c, int(rules.bonus_turn), free, self.rollout_odds, self.rng.getrandbits(64), 10_000,
+                model, prior)
             rounds.append(share + self.quartet_weight / v.deck.n_quartets * quart)
             if self.time_budget is None or time.perf_counter() - t0 >= self.time_budget:
                 break
+            deals = self._deals(self.samples)
         value = np.concatenate(rounds, axis=1)  # [candidate, deal]
         n = value.shape[1]
         values = value.mean(axis=1)

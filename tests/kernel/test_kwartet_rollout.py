@@ -1,0 +1,278 @@
+"""The compiled Kwartet rollouts (``_core.kw_rollouts``, the lookahead of
+:class:`~quartet_solver.kwartet.PlanningBot`) against the slow reference
+``tests/reference/kwartet_rollout.py``: rollout by rollout the same win share (the
+same float) and the same quartets, on fresh deals and mid-game positions of real
+games, with the inputs built as ``PlanningBot.choose`` builds them.
+
+The seats play the shared public-record policy, or MemoryBot's
+(``model``: as ``PlanningBot(opponents="memory")`` sets it, or mixed at random).
+
+The reference's own rules are checked against the rules engine
+(:class:`~quartet_solver.kwartet.Game`): on the position's true deal every rollout
+is replayed ask by ask on a copy of the game, which must agree on the player to
+move, every hit, the lays, the end and the winner; and each ask of a seat playing
+MemoryBot's policy must be one of the asks a real MemoryBot in that seat rates best.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference.kwartet_rollout import Table, deal_stream, play_out, rollouts, win_shares
+from quartet_solver import _core
+from quartet_solver.kwartet import Deck, Game, MemoryBot, NoviceBot, PlanningBot, Rules
+
+RANKS = "23456789TJQKA"
+
+decks = st.one_of(
+    st.integers(4, 13).map(lambda n: Deck.standard(RANKS[:n])),
+    st.sampled_from(["classic", "nature", "world"]).map(Deck.themed),
+)
+rules = st.builds(Rules, remainder=st.sampled_from(["pile", "dealer"]), bonus_turn=st.booleans())
+odds = st.sampled_from([1.0, 12.0])
+max_asks = st.one_of(st.just(10_000), st.integers(1, 12))
+models = st.sampled_from(["default", "public", "memory", "prior", "mixed"])
+
+
+def _prefix(deck: Deck, players: int, game_rules: Rules, dealer: int, seed: int, steps: int) -> Game:
+    """A game between memory and novice bots after at most ``steps`` asks, stopped
+    before an ask that would end it."""
+    rng = random.Random(seed)
+    g = Game(deck, players=players, seed=seed, rules=game_rules, dealer=dealer)
+    bots = [rng.choice([MemoryBot, NoviceBot])(seed=seed * 10 + i) for i in range(players)]
+    for s, b in enumerate(bots):
+        b.start(g, s)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        _, t, c = bots[g.to_move].choose()
+        before = copy.deepcopy(g)
+        g.ask(t, c)
+        if g.is_over:
+            return before
+    return g
+
+
+def _candidates(g: Game, holder: list[int], rng: random.Random, k: int) -> list[tuple[int, int]]:
+    """Up to ``k`` legal asks of the player to move: a publicly sure hit, an ask that
+    lays a quartet, a hit and a miss (on the true deal) where there are any, then
+    random ones."""
+    p = g.to_move
+    legal = g.legal_asks()
+    hand = g.hand(p)
+
+    def hits(t: int, c: int) -> bool:
+        return bool(g.hand(t) >> c & 1)
+
+    def lays(t: int, c: int) -> bool:
+        return hits(t, c) and (hand | 1 << c) >> (4 * (c // 4)) & 15 == 15
+
+    groups = [[a for a in legal if holder[a[1]] == a[0]], [a for a in legal if lays(*a)],
+              [a for a in legal if hits(*a)], [a for a in legal if not hits(*a)]]
+    out = [rng.choice(group) for group in groups if group]
+    out += rng.sample(legal, min(len(legal), k))
+    return list(dict.fromkeys(out))[:k]
+
+
+def _planner_inputs(g: Game, n_deals: int, bot_seed: int) -> tuple[PlanningBot, np.ndarray]:
+    """A PlanningBot started in the seat to move, up to date with the game, and the
+    deals it would roll out: the true deal first, then ``n_deals - 1`` of its own."""
+    me = g.to_move
+    bot = PlanningBot(seed=bot_seed, samples=n_deals)
+    bot.start(g, me)
+    bot._update()
+    true = np.array([[g.hand(p) for p in range(g.players)] + [g.pile]], dtype=np.uint64)
+    deals = np.concatenate([true, bot._deals(n_deals - 1)]) if n_deals > 1 else true
+    # the bot's public record is the game's
+    assert bot._quartets == list(g.quartets)
+    assert bot._last_lay == g._last_lay and bot._lay_count == g._lay_count
+    return bot, deals
+
+
+def _model(kind: str, players: int, me: int, rng: random.Random) -> list[int] | None:
+    """The seats' policies: none given (the kernel's default), all the shared one,
+    the opponents MemoryBot's (as PlanningBot(opponents="memory")), or at random."""
+    if kind == "default":
+        return None
+    if kind == "public":
+        return [0] * players
+    if kind == "memory":
+        return [0 if p == me else 1 for p in range(players)]
+    if kind == "prior":  # as PlanningBot: its own seat on its posterior, the opponents mixed
+        return [2 if p == me else rng.randrange(2) for p in range(players)]
+    return [rng.randrange(3) for _ in range(players)]
+
+
+def _prior(players: int, n_cards: int, rng: random.Random) -> list[list[float]]:
+    """A prior for policy model 2: a chance for every card at every seat and in the
+    pile (some zero, some exactly equal, so that ties occur)."""
+    return [[rng.choice([0.0, 0.125, 0.25, 0.25, 0.5, 1.0, rng.random()]) for _ in range(n_cards)]
+            for _ in range(players + 1)]
+
+
+def _compare(g: Game, bot: PlanningBot, deals: np.ndarray, cands: list[tuple[int, int]], free0: int,
+             collector_odds: float, seed: int, limit: int, model: list[int] | None = None) -> int:
+    """The kernel and the reference on the same inputs: equal results; the
+    reference's rollouts on the true deal (row 0) replayed on the engine.  Returns
+    the number of rollouts compared."""
+    nq, players, me = g.deck.n_quartets, g.players, g.to_move
+    bonus = int(g.rules.bonus_turn)
+    cand_t = [t for t, _ in cands]
+    cand_c = [c for _, c in cands]
+    prior = _prior(players, 4 * nq, random.Random(seed)) if model is not None and 2 in model else None
+    extra = () if model is None else (np.array(model, dtype=np.uint8),)
+    if prior is not None:
+        extra += (np.array(prior, dtype=np.float64),)
+    share, quart = _core.kw_rollouts(
+        nq, players, me, deals, np.array(bot._quartets, dtype=np.int32), np.array(bot._last_lay, dtype=np.int32),
+        bot._lay_count, np.array(bot._holder, dtype=np.int8), np.array(bot._notat, dtype=np.uint8),
+        np.array(bot._hasq, dtype=np.uint32), np.array(cand_t, dtype=np.int32), np.array(cand_c, dtype=np.int32),
+        bonus, free0, collector_odds, seed, limit, *extra)
+    deal_lists = [[int(x) for x in row] for row in deals]
+    args = (nq, players, me)
+    record = (list(bot._quartets), list(bot._last_lay), bot._lay_count, list(bot._holder), list(bot._notat),
+              list(bot._hasq))
+    want_share, want_quart = rollouts(*args, deal_lists, *record, cand_t, cand_c, bonus, free0, collector_odds,
+                                      seed, limit, model, prior)
+    assert share.shape == quart.shape == (len(cands), len(deals))
+    assert quart.tolist() == want_quart, (cands, quart.tolist(), want_quart)
+    assert share.tolist() == want_share, (cands, share.tolist(), want_share)
+
+    for i, deal in enumerate(deal_lists):
+        for first in cands:
+            table = play_out(*args, deal, *record, first, bonus, free0, collector_odds, deal_stream(seed, i),
+                             limit, model, prior)
+            _check_rules(table, nq, limit)
+            if i == 0:
+                _replay_on_engine(g, table, free0, model)
+    return len(cands) * len(deals)
+
+
+def _check_rules(table: Table, nq: int, limit: int) -> None:
+    """Facts of the rules on a finished (or truncated) reference rollout."""
+    shares = win_shares(table.quartets, table.last_lay)
+    assert sum(shares) == 1
+    assert sum(table.quartets) <= nq
+    assert len(table.log) <= max(limit, 1)
+    if table.over:
+        assert not table.completable() or not any(table.can_ask(p) for p in range(table.players))
+    else:
+        assert len(table.log) == max(limit, 1)
+    lays = [x for x in table.last_lay if x >= 0]
+    assert len(lays) == len(set(lays)) and all(x < table.lay_count for x in lays)
+
+
+def _memory_best(bot: MemoryBot) -> set[tuple[int, int]]:
+    """The asks a MemoryBot rates best (its choice among them is random)."""
+    v = bot.view
+    assert v is not None
+    bot._update()
+    keys = {(t, c): (round(s, 9), (v.hand >> (4 * (c // 4)) & 15).bit_count(), bot._public_q >> (c // 4) & 1)
+            for s, t, c in bot._scores()}
+    best = max(keys.values())
+    return {a for a, k in keys.items() if k == best}
+
+
+def _replay_on_engine(g: Game, table: Table, free0: int, model: list[int] | None) -> None:
+    """A reference rollout on the true deal, ask by ask on a copy of the game."""
+    h = copy.deepcopy(g)
+    h._free_misses = free0  # the free misses the rollout starts with
+    memory: dict[int, MemoryBot] = {}
+    for p in range(h.players):
+        if model is not None and model[p] == 1:
+            memory[p] = MemoryBot(seed=p)
+            memory[p].start(h, p)
+    for n, (asker, target, card, hit) in enumerate(table.log):
+        assert not h.is_over and h.to_move == asker, (table.log, h.log)
+        if n > 0 and asker in memory:
+            assert (target, card) in _memory_best(memory[asker]), (n, table.log)
+        assert h.ask(target, card).hit == hit
+    assert h.is_over == table.over
+    assert list(h.quartets) == table.quartets and h._last_lay == table.last_lay
+    if not h.is_over:
+        assert h.to_move == table.turn and h._free_misses == table.free_misses
+    winners = set(h.winners)
+    shares = win_shares(table.quartets, table.last_lay)
+    assert {p for p, s in enumerate(shares) if s > 0} == winners
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(deck=decks, players=st.integers(3, 6), game_rules=rules, dealer_at=st.integers(0, 5),
+       free0=st.integers(0, 2), collector_odds=odds, limit=max_asks, kind=models,
+       seed=st.integers(0, 2**64 - 1), game_seed=st.integers(0, 10**6))
+def test_fresh_deals(deck, players, game_rules, dealer_at, free0, collector_odds, limit, kind, seed, game_seed):
+    """The first decision of a game: the dealt hands (the remainder aside or with the
+    dealer, quartets dealt complete laid at once), every deal the planner would draw,
+    any free misses."""
+    g = Game(deck, players=players, seed=game_seed, rules=game_rules, dealer=dealer_at % players)
+    if g.is_over:
+        return
+    bot, deals = _planner_inputs(g, 4, game_seed)
+    rng = random.Random(game_seed)
+    cands = _candidates(g, bot._holder, rng, 5)
+    model = _model(kind, players, g.to_move, rng)
+    assert _compare(g, bot, deals, cands, free0, collector_odds, seed, limit, model) > 0
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(deck=decks, players=st.integers(3, 6), game_rules=rules, dealer_at=st.integers(0, 5),
+       steps=st.integers(1, 80), collector_odds=odds, limit=max_asks, kind=models,
+       seed=st.integers(0, 2**64 - 1), game_seed=st.integers(0, 10**6))
+def test_mid_game(deck, players, game_rules, dealer_at, steps, collector_odds, limit, kind, seed, game_seed):
+    """Positions of real games after some asks of memory and novice bots, with the
+    public record, lays and free misses a PlanningBot in the seat to move reads."""
+    g = _prefix(deck, players, game_rules, dealer_at % players, game_seed, steps)
+    if g.is_over:
+        return
+    bot, deals = _planner_inputs(g, 4, game_seed)
+    free0 = bot._free_misses(g.to_move)
+    assert free0 == g._free_misses
+    rng = random.Random(game_seed)
+    cands = _candidates(g, bot._holder, rng, 5)
+    model = _model(kind, players, g.to_move, rng)
+    assert _compare(g, bot, deals, cands, free0, collector_odds, seed, limit, model) > 0
+
+
+def test_candidates_share_a_stream_per_deal():
+    """One stream per deal, fresh for every candidate: the same candidate twice gives
+    the same rollouts (also against the reference, from the largest seed)."""
+    g = Game(Deck.standard("AKQJ"), players=3, seed=4)
+    bot, deals = _planner_inputs(g, 3, 4)
+    cands = _candidates(g, bot._holder, random.Random(4), 3)
+    cands = cands + cands[:1]
+    assert _compare(g, bot, deals, cands, 0, 12.0, 2**64 - 1, 10_000) == 3 * len(cands)
+    share, quart = _core.kw_rollouts(
+        4, 3, g.to_move, deals, np.array(bot._quartets, dtype=np.int32), np.array(bot._last_lay, dtype=np.int32),
+        bot._lay_count, np.array(bot._holder, dtype=np.int8), np.array(bot._notat, dtype=np.uint8),
+        np.array(bot._hasq, dtype=np.uint32), np.array([t for t, _ in cands], dtype=np.int32),
+        np.array([c for _, c in cands], dtype=np.int32), 0, 0, 12.0, 7, 10_000)
+    assert share[0].tolist() == share[-1].tolist() and quart[0].tolist() == quart[-1].tolist()
+
+
+def test_policy_models_checked():
+    """An unknown policy model, or model 2 without a usable prior, raises ValueError."""
+    g = Game(Deck.standard("AKQJ"), players=3, seed=4)
+    bot, deals = _planner_inputs(g, 2, 4)
+    cands = _candidates(g, bot._holder, random.Random(4), 2)
+
+    def run(*extra):
+        return _core.kw_rollouts(
+            4, 3, g.to_move, deals, np.array(bot._quartets, dtype=np.int32),
+            np.array(bot._last_lay, dtype=np.int32), bot._lay_count, np.array(bot._holder, dtype=np.int8),
+            np.array(bot._notat, dtype=np.uint8), np.array(bot._hasq, dtype=np.uint32),
+            np.array([t for t, _ in cands], dtype=np.int32), np.array([c for _, c in cands], dtype=np.int32),
+            0, 0, 12.0, 7, 10_000, *extra)
+
+    two = np.array([2, 2, 2], dtype=np.uint8)
+    good = np.full((4, 16), 0.5)
+    run(two, good)
+    for extra in [(np.array([0, 3, 0], dtype=np.uint8),), (two,), (two, good[:3]), (two, good[:, :15]),
+                  (two, np.where(np.eye(4, 16) > 0, np.nan, good)), (two, good * 3)]:
+        with pytest.raises(ValueError):
+            run(*extra)
