@@ -184,35 +184,13 @@ cdef inline double _kwr_chance(KwrState* s, int t, int c, double den, double odd
     return sc
 
 
-cdef inline double _kwr_prior_chance(KwrState* s, int players, int p, int t, int c,
-                                     const double* prior) noexcept nogil:
-    """The chance that seat t holds card c from seat p's prior (prior[l * KWR_MAXC + c]:
-    the card at location l, the pile l = players), renormalised over the places
-    the card may still be in; traced cards and denials as in _kwr_chance."""
-    cdef int h = s.holder[c], l
-    cdef double den = 0.0
-    if h == t:
-        return 1.0
-    if h >= 0 or (s.notat[c] >> t) & 1:
-        return 0.0
-    for l in range(players):
-        if l != p and s.hands[l] and not (s.notat[c] >> l) & 1:
-            den += prior[l * KWR_MAXC + c]
-    if s.pile:
-        den += prior[players * KWR_MAXC + c]
-    if den <= 0.0:
-        return 0.0
-    return prior[t * KWR_MAXC + c] / den
-
-
-cdef inline void _kwr_choose(KwrState* s, int nq, int players, double odds, const double* prior,
-                             uint64_t* rng, int* out_t, int* out_c) noexcept nogil:
-    """The policy's ask for the seat to move (see the file comment); with a
-    ``prior`` (not NULL) the chances come from it (_kwr_prior_chance)."""
+cdef inline void _kwr_choose(KwrState* s, int nq, int players, double odds, uint64_t* rng,
+                             int* out_t, int* out_c) noexcept nogil:
+    """The policy's ask for the seat to move (see the file comment)."""
     cdef int p = s.turn
     cdef uint64_t hand = s.hands[p], m = _kwr_askable(s, nq, p), low
     cdef int t, c, held, best_held = -1, ties = 0
-    cdef double sc, best = -1.0, den = 0.0
+    cdef double sc, best = -1.0, den
     out_t[0] = -1
     out_c[0] = -1
     while m:
@@ -220,15 +198,11 @@ cdef inline void _kwr_choose(KwrState* s, int nq, int players, double odds, cons
         c = ctz64(m)
         m ^= low
         held = popcount64((hand >> (4 * (c >> 2))) & 15)
-        if prior == NULL:
-            den = _kwr_places(s, players, p, c)
+        den = _kwr_places(s, players, p, c)
         for t in range(players):
             if t == p or not s.hands[t]:
                 continue
-            if prior == NULL:
-                sc = _kwr_chance(s, t, c, den, odds)
-            else:
-                sc = _kwr_prior_chance(s, players, p, t, c, prior)
+            sc = _kwr_chance(s, t, c, den, odds)
             if sc > best or (sc == best and held > best_held):
                 best = sc
                 best_held = held
@@ -268,17 +242,14 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
                 const int32_t[:] quartets0, const int32_t[:] last0, int lay_count0,
                 const int8_t[:] holder0, const uint8_t[:] notat0, const uint32_t[:] hasq0,
                 const int32_t[:] cand_t, const int32_t[:] cand_c, int bonus, int free0,
-                double collector_odds, uint64_t seed, int64_t max_asks, const uint8_t[:] model=None,
-                const double[:, :] prior=None):
+                double collector_odds, uint64_t seed, int64_t max_asks, const uint8_t[:] model=None):
     """Roll out every candidate first ask (cand_t[k], cand_c[k]) of seat ``me`` on
     every deal (deals[i, p]: the hand of seat p, deals[i, players]: the pile).
 
     Returns (share[K, N] float64, quartets[K, N] int32): the planner's win share
     and quartets at the end of each rollout (a rollout stops after max_asks asks).
     ``model[p]`` (optional, one per seat) picks seat p's policy: 0 the shared
-    public-record policy (the default for every seat), 1 MemoryBot's, 2 the shared
-    policy with the chances taken from ``prior`` (float64[players + 1, cards]: the
-    chance of each card at each seat, then in the pile; required for model 2).
+    public-record policy (the default for every seat), 1 MemoryBot's.
     """
     if nq < 1 or 4 * nq > KWR_MAXC or players < 2 or players > KWR_MAXP or not 0 <= me < players:
         raise ValueError("kw_rollouts: bad sizes")
@@ -303,21 +274,9 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
         if model.shape[0] < players:
             raise ValueError("kw_rollouts: bad shapes")
         for p in range(players):
-            if model[p] > 2:
+            if model[p] > 1:
                 raise ValueError("kw_rollouts: unknown policy model")
             models[p] = model[p]
-    cdef double pri[(KWR_MAXP + 1) * KWR_MAXC]
-    cdef int use_prior = 0
-    for p in range(players):
-        use_prior |= models[p] == 2
-    if use_prior:
-        if prior is None or prior.shape[0] < players + 1 or prior.shape[1] < 4 * nq:
-            raise ValueError("kw_rollouts: policy model 2 needs a prior of shape (players + 1, cards)")
-        for p in range(players + 1):
-            for c in range(4 * nq):
-                if not 0.0 <= prior[p, c] <= 1.0:
-                    raise ValueError("kw_rollouts: prior chances must be in [0, 1]")
-                pri[p * KWR_MAXC + c] = prior[p, c]
     with nogil:
         memset(&base, 0, sizeof(KwrState))
         for c in range(4 * nq):
@@ -350,10 +309,8 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
                 while not s.over and asks < max_asks:
                     if models[s.turn] == 1:
                         _kwr_choose_memory(&s, nq, players, &rng, &t, &c)
-                    elif models[s.turn] == 2:
-                        _kwr_choose(&s, nq, players, collector_odds, pri, &rng, &t, &c)
                     else:
-                        _kwr_choose(&s, nq, players, collector_odds, NULL, &rng, &t, &c)
+                        _kwr_choose(&s, nq, players, collector_odds, &rng, &t, &c)
                     if t < 0:
                         break
                     _kwr_ask(&s, nq, players, t, c, bonus)

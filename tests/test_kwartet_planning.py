@@ -88,7 +88,7 @@ def test_bad_options(options, match):
 
 def test_opponent_models():
     assert kw.OPPONENT_MODELS == ("auto", "memory", "public")
-    assert PlanningBot(seed=1).opponents == "auto"
+    assert PlanningBot(seed=1).opponents == "auto" and PlanningBot(seed=1).opponent_models == ()
     assert "opponents" not in repr(PlanningBot(seed=1))
     assert "opponents='memory'" in repr(PlanningBot(seed=1, opponents="Memory"))
     for model in kw.OPPONENT_MODELS:
@@ -96,12 +96,10 @@ def test_opponent_models():
         bot = Checked(seed=2, samples=20, opponents=model)
         play(g, [kw.MemoryBot(seed=1), bot, kw.InferenceBot(seed=3), kw.NoviceBot(seed=4)])
         assert g.is_over and bot.decisions > 0
-        like = bot._memory_like
-        assert not like[1] and len(like) == 4
-        if model == "memory":
-            assert like == [True, False, True, True]
-        elif model == "public":
-            assert like == [False] * 4
+        models = bot.opponent_models
+        assert models[1] is None and len(models) == 4 and set(models) <= {None, "memory", "public"}
+        if model != "auto":
+            assert models == (model, None, model, model)
 
 
 @settings(max_examples=15, deadline=None, derandomize=True)

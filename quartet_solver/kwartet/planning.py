@@ -156,11 +156,6 @@ class PlanningBot(InferenceBot):
     max_oversample = 16
     """The most uniform deals drawn per deal kept, in all batches."""
 
-
-    public_likelihood = False
-
-    own_prior = True
-
     model_eps = 0.01
     """The likelihood of an ask a MemoryBot would not make, for an opponent modelled as one."""
 
@@ -194,6 +189,23 @@ class PlanningBot(InferenceBot):
         model = "" if self.opponents == "auto" else f", opponents={self.opponents!r}"
         return (f"PlanningBot(seed={self.seed!r}, samples={self.samples}, candidates={self.candidates}"
                 f"{budget}{model})")
+
+    @property
+    def opponent_models(self) -> tuple[str | None, ...]:
+        """How the bot models each seat in the current game: ``"memory"`` or
+        ``"public"`` (see :data:`OPPONENT_MODELS`), ``None`` for its own seat; empty
+        before :meth:`start`.
+
+        >>> from quartet_solver.kwartet import Deck, Game
+        >>> bot = PlanningBot(seed=1)
+        >>> bot.start(Game(Deck.themed(), players=3, seed=2), 0)
+        >>> bot.opponent_models
+        (None, 'memory', 'memory')
+        """
+        if self.view is None:
+            return ()
+        return tuple(None if p == self.view.seat else ("memory" if m else "public")
+                     for p, m in enumerate(self._memory_like))
 
     def start(self, game: Game, seat: int) -> None:
         super().start(game, seat)
@@ -295,13 +307,10 @@ class PlanningBot(InferenceBot):
                 self._evidence[1] = _logsumexp(ll_pub)
                 self._memory_like = [p != v.seat and bool(self._evidence[0][p] >= self._evidence[1][p])
                                      for p in range(players)]
-                if self.public_likelihood:
-                    logw += (ll_pub * ~np.array(self._memory_like)).sum(axis=1)
             logw += (ll_mem * np.array(self._memory_like)).sum(axis=1)
         # the other opponents: collector odds per untraced card held of a quartet they asked for
         for p in range(players):
-            if p == v.seat or self._memory_like[p] or not self._hasq[p] or (
-                    self.public_likelihood and self.opponents == "auto" and self._events):
+            if p == v.seat or self._memory_like[p] or not self._hasq[p]:
                 continue
             cols = [c for c in range(len(v.deck)) if self._hasq[p] >> (c // 4) & 1 and self._holder[c] < 0]
             if cols:
@@ -379,23 +388,13 @@ class PlanningBot(InferenceBot):
         last = np.array(self._last_lay, dtype=np.int32)
         free = self._free_misses(v.seat)
         model = np.array(self._memory_like, dtype=np.uint8)
-        prior = None
-        if self.own_prior:
-            # the bot's own later asks in the rollouts use its hit chances now
-            model[v.seat] = 2
-            probs = self.knowledge.probabilities()
-            prior = np.zeros((players + 1, len(v.deck)))
-            for t in range(players):
-                if t != v.seat:
-                    prior[t] = [self.hit_probability(probs, t, c) for c in range(len(v.deck))]
-            prior[players] = probs[players]
         rounds = []
         deals = first
         while True:
             share, quart = _core.kw_rollouts(
                 v.deck.n_quartets, players, v.seat, deals, quartets, last, self._lay_count, holder, notat, hasq,
                 cand_t, cand_c, int(rules.bonus_turn), free, self.rollout_odds, self.rng.getrandbits(64), 10_000,
-                model, prior)
+                model)
             rounds.append(share + self.quartet_weight / v.deck.n_quartets * quart)
             if self.time_budget is None or time.perf_counter() - t0 >= self.time_budget:
                 break

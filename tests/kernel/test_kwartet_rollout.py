@@ -37,7 +37,7 @@ decks = st.one_of(
 rules = st.builds(Rules, remainder=st.sampled_from(["pile", "dealer"]), bonus_turn=st.booleans())
 odds = st.sampled_from([1.0, 12.0])
 max_asks = st.one_of(st.just(10_000), st.integers(1, 12))
-models = st.sampled_from(["default", "public", "memory", "prior", "mixed"])
+models = st.sampled_from(["default", "public", "memory", "mixed"])
 
 
 def _prefix(deck: Deck, players: int, game_rules: Rules, dealer: int, seed: int, steps: int) -> Game:
@@ -104,16 +104,7 @@ def _model(kind: str, players: int, me: int, rng: random.Random) -> list[int] | 
         return [0] * players
     if kind == "memory":
         return [0 if p == me else 1 for p in range(players)]
-    if kind == "prior":  # as PlanningBot: its own seat on its posterior, the opponents mixed
-        return [2 if p == me else rng.randrange(2) for p in range(players)]
-    return [rng.randrange(3) for _ in range(players)]
-
-
-def _prior(players: int, n_cards: int, rng: random.Random) -> list[list[float]]:
-    """A prior for policy model 2: a chance for every card at every seat and in the
-    pile (some zero, some exactly equal, so that ties occur)."""
-    return [[rng.choice([0.0, 0.125, 0.25, 0.25, 0.5, 1.0, rng.random()]) for _ in range(n_cards)]
-            for _ in range(players + 1)]
+    return [rng.randrange(2) for _ in range(players)]
 
 
 def _compare(g: Game, bot: PlanningBot, deals: np.ndarray, cands: list[tuple[int, int]], free0: int,
@@ -125,10 +116,7 @@ def _compare(g: Game, bot: PlanningBot, deals: np.ndarray, cands: list[tuple[int
     bonus = int(g.rules.bonus_turn)
     cand_t = [t for t, _ in cands]
     cand_c = [c for _, c in cands]
-    prior = _prior(players, 4 * nq, random.Random(seed)) if model is not None and 2 in model else None
     extra = () if model is None else (np.array(model, dtype=np.uint8),)
-    if prior is not None:
-        extra += (np.array(prior, dtype=np.float64),)
     share, quart = _core.kw_rollouts(
         nq, players, me, deals, np.array(bot._quartets, dtype=np.int32), np.array(bot._last_lay, dtype=np.int32),
         bot._lay_count, np.array(bot._holder, dtype=np.int8), np.array(bot._notat, dtype=np.uint8),
@@ -139,7 +127,7 @@ def _compare(g: Game, bot: PlanningBot, deals: np.ndarray, cands: list[tuple[int
     record = (list(bot._quartets), list(bot._last_lay), bot._lay_count, list(bot._holder), list(bot._notat),
               list(bot._hasq))
     want_share, want_quart = rollouts(*args, deal_lists, *record, cand_t, cand_c, bonus, free0, collector_odds,
-                                      seed, limit, model, prior)
+                                      seed, limit, model)
     assert share.shape == quart.shape == (len(cands), len(deals))
     assert quart.tolist() == want_quart, (cands, quart.tolist(), want_quart)
     assert share.tolist() == want_share, (cands, share.tolist(), want_share)
@@ -147,7 +135,7 @@ def _compare(g: Game, bot: PlanningBot, deals: np.ndarray, cands: list[tuple[int
     for i, deal in enumerate(deal_lists):
         for first in cands:
             table = play_out(*args, deal, *record, first, bonus, free0, collector_odds, deal_stream(seed, i),
-                             limit, model, prior)
+                             limit, model)
             _check_rules(table, nq, limit)
             if i == 0:
                 _replay_on_engine(g, table, free0, model)
@@ -256,7 +244,7 @@ def test_candidates_share_a_stream_per_deal():
 
 
 def test_policy_models_checked():
-    """An unknown policy model, or model 2 without a usable prior, raises ValueError."""
+    """An unknown policy model, or one for too few seats, raises ValueError."""
     g = Game(Deck.standard("AKQJ"), players=3, seed=4)
     bot, deals = _planner_inputs(g, 2, 4)
     cands = _candidates(g, bot._holder, random.Random(4), 2)
@@ -269,10 +257,7 @@ def test_policy_models_checked():
             np.array([t for t, _ in cands], dtype=np.int32), np.array([c for _, c in cands], dtype=np.int32),
             0, 0, 12.0, 7, 10_000, *extra)
 
-    two = np.array([2, 2, 2], dtype=np.uint8)
-    good = np.full((4, 16), 0.5)
-    run(two, good)
-    for extra in [(np.array([0, 3, 0], dtype=np.uint8),), (two,), (two, good[:3]), (two, good[:, :15]),
-                  (two, np.where(np.eye(4, 16) > 0, np.nan, good)), (two, good * 3)]:
+    run(np.array([0, 1, 1], dtype=np.uint8))
+    for model in ([0, 2, 0], [1, 1]):
         with pytest.raises(ValueError):
-            run(*extra)
+            run(np.array(model, dtype=np.uint8))

@@ -162,24 +162,13 @@ class Table:
         return True
 
 
-def hit_chance(table: Table, p: int, t: int, card: int, odds: float,
-               prior: list[list[float]] | None = None) -> float:
-    """The policy's chance, seen from seat ``p``, that seat ``t`` holds ``card``;
-    with a ``prior`` (the chance of each card at each seat, then in the pile) the
-    prior's chance renormalised over the places the card may still be in."""
+def hit_chance(table: Table, p: int, t: int, card: int, odds: float) -> float:
+    """The policy's chance, seen from seat ``p``, that seat ``t`` holds ``card``."""
     h = table.holder[card]
     if h == t:
         return 1.0
     if h >= 0 or t in table.not_at[card]:
         return 0.0
-    if prior is not None:
-        total = 0.0
-        for s in range(table.players):
-            if s != p and table.hands[s] and s not in table.not_at[card]:
-                total += prior[s][card]
-        if table.pile:
-            total += prior[table.players][card]
-        return prior[t][card] / total if total > 0.0 else 0.0
     places = sum(len(table.hands[s]) for s in range(table.players)
                  if s != p and table.hands[s] and s not in table.not_at[card])
     places += len(table.pile)
@@ -191,8 +180,7 @@ def hit_chance(table: Table, p: int, t: int, card: int, odds: float,
     return chance
 
 
-def policy_ask(table: Table, odds: float, rng: SplitMix64,
-               prior: list[list[float]] | None = None) -> tuple[int, int] | None:
+def policy_ask(table: Table, odds: float, rng: SplitMix64) -> tuple[int, int] | None:
     """The policy's ask ``(target, card)`` for the seat to move (None: no ask)."""
     p = table.turn
     hand = table.hands[p]
@@ -204,7 +192,7 @@ def policy_ask(table: Table, odds: float, rng: SplitMix64,
     for card in askable:
         held = sum(1 for d in cards_of(card // 4) if d in hand)
         for t in targets:
-            chance = hit_chance(table, p, t, card, odds, prior)
+            chance = hit_chance(table, p, t, card, odds)
             if chance > best_chance or (chance == best_chance and held > best_held):
                 choice, best_chance, best_held, ties = (t, card), chance, held, 1
             elif chance == best_chance and held == best_held:
@@ -251,11 +239,10 @@ def memory_policy_ask(table: Table, rng: SplitMix64) -> tuple[int, int] | None:
 def play_out(nq: int, players: int, me: int, deal: list[int], quartets0: list[int], last0: list[int],
              lay_count0: int, holder0: list[int], notat0: list[int], hasq0: list[int], first: tuple[int, int],
              bonus: bool, free0: int, odds: float, rng: SplitMix64, max_asks: int,
-             model: list[int] | None = None, prior: list[list[float]] | None = None) -> Table:
+             model: list[int] | None = None) -> Table:
     """One rollout: seat ``me`` asks ``first`` (target, card) on ``deal`` (the hand
     masks by seat, then the pile), then every seat plays its policy (``model[p]``:
-    0 or no model the shared policy, 1 MemoryBot's, 2 the shared policy with the
-    chances of ``prior``) until the game is over or
+    0 or no model the shared policy, 1 MemoryBot's) until the game is over or
     ``max_asks`` asks (the first included) are made; the final table."""
     table = Table(
         n_quartets=nq,
@@ -276,8 +263,6 @@ def play_out(nq: int, players: int, me: int, deal: list[int], quartets0: list[in
     while not table.over and asks < max_asks:
         if model is not None and model[table.turn] == 1:
             choice = memory_policy_ask(table, rng)
-        elif model is not None and model[table.turn] == 2:
-            choice = policy_ask(table, odds, rng, prior)
         else:
             choice = policy_ask(table, odds, rng)
         if choice is None:
@@ -290,17 +275,16 @@ def play_out(nq: int, players: int, me: int, deal: list[int], quartets0: list[in
 def rollouts(nq: int, players: int, me: int, deals: list[list[int]], quartets0: list[int], last0: list[int],
              lay_count0: int, holder0: list[int], notat0: list[int], hasq0: list[int], cand_t: list[int],
              cand_c: list[int], bonus: bool, free0: int, odds: float, seed: int, max_asks: int,
-             model: list[int] | None = None,
-             prior: list[list[float]] | None = None) -> tuple[list[list[float]], list[list[int]]]:
-    """``kw_rollouts`` with the same arguments as lists (``model`` and ``prior``
-    optional, as there): (share[k][i], quartets[k][i]) of seat ``me`` after candidate ``k`` on
+             model: list[int] | None = None) -> tuple[list[list[float]], list[list[int]]]:
+    """``kw_rollouts`` with the same arguments as lists (``model`` optional, as
+    there): (share[k][i], quartets[k][i]) of seat ``me`` after candidate ``k`` on
     deal ``i``."""
     share = [[0.0] * len(deals) for _ in cand_t]
     quartets = [[0] * len(deals) for _ in cand_t]
     for i, deal in enumerate(deals):
         for k, first in enumerate(zip(cand_t, cand_c)):
             table = play_out(nq, players, me, deal, quartets0, last0, lay_count0, holder0, notat0, hasq0,
-                             first, bonus, free0, odds, deal_stream(seed, i), max_asks, model, prior)
+                             first, bonus, free0, odds, deal_stream(seed, i), max_asks, model)
             share[k][i] = float(win_shares(table.quartets, table.last_lay)[me])
             quartets[k][i] = table.quartets[me]
     return share, quartets
