@@ -105,6 +105,11 @@ def check_variant(variant: object) -> str:
 # -- pure strategies ----------------------------------------------------------------
 
 
+def _result_head(deal: Deal, points: Sequence[float], kickers: Kickers) -> dict[str, object]:
+    """The fields every reveal-variant result's ``to_dict`` starts with."""
+    return {"deal": str(deal), "points": list(points), "kickers": kickers, "variant": "reveal"}
+
+
 def _as_mask_tuple(value: object, what: str) -> tuple[int, ...]:
     if isinstance(value, str):
         if not value.strip():
@@ -391,10 +396,7 @@ class RevealResponse:
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
         return {
-            "deal": str(self.deal),
-            "points": list(self.points),
-            "kickers": self.kickers,
-            "variant": "reveal",
+            **_result_head(self.deal, self.points, self.kickers),
             "value": self.value,
             "fixed_value": self.fixed_value,
             "gain": self.gain,
@@ -451,10 +453,7 @@ class RevealEquilibrium:
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
         return {
-            "deal": str(self.deal),
-            "points": list(self.points),
-            "kickers": self.kickers,
-            "variant": "reveal",
+            **_result_head(self.deal, self.points, self.kickers),
             "value": self.value,
             "exploitability": self.exploitability,
             "certified": self.certified,

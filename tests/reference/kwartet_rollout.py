@@ -180,13 +180,21 @@ def hit_chance(table: Table, p: int, t: int, card: int, odds: float) -> float:
     return chance
 
 
-def policy_ask(table: Table, odds: float, rng: SplitMix64) -> tuple[int, int] | None:
-    """The policy's ask ``(target, card)`` for the seat to move (None: no ask)."""
+def asks_open(table: Table) -> tuple[list[int], list[int]]:
+    """What the seat to move may ask: the cards of the quartets it holds, not its own
+    (ascending), and the other seats with cards (ascending)."""
     p = table.turn
     hand = table.hands[p]
     askable = [c for c in range(4 * table.n_quartets)
                if c not in hand and any(d in hand for d in cards_of(c // 4))]
-    targets = [t for t in range(table.players) if t != p and table.hands[t]]
+    return askable, [t for t in range(table.players) if t != p and table.hands[t]]
+
+
+def policy_ask(table: Table, odds: float, rng: SplitMix64) -> tuple[int, int] | None:
+    """The policy's ask ``(target, card)`` for the seat to move (None: no ask)."""
+    p = table.turn
+    hand = table.hands[p]
+    askable, targets = asks_open(table)
     choice = None
     best_chance, best_held, ties = -1.0, -1, 0
     for card in askable:
@@ -216,9 +224,7 @@ def memory_policy_ask(table: Table, rng: SplitMix64) -> tuple[int, int] | None:
     """MemoryBot's ask ``(target, card)`` for the seat to move (None: no ask)."""
     p = table.turn
     hand = table.hands[p]
-    askable = [c for c in range(4 * table.n_quartets)
-               if c not in hand and any(d in hand for d in cards_of(c // 4))]
-    targets = [t for t in range(table.players) if t != p and table.hands[t]]
+    askable, targets = asks_open(table)
     choice = None
     best_key: tuple[float, int, int] | None = None
     ties = 0
