@@ -169,3 +169,21 @@ def test_rollout_kernel_bad_shapes():
                           np.zeros(3, dtype=np.int32), 0, np.zeros(12, dtype=np.int8), np.zeros(12, dtype=np.uint8),
                           np.zeros(3, dtype=np.uint32), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32),
                           0, 0, 12.0, 1, 100)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(cards=st.integers(1, 52), players=st.integers(2, 6), deals=st.integers(1, 5), data=st.data())
+def test_location_masks(cards, players, deals, data):
+    """The planner's deal masks, card by card: each seat's mask holds the cards at that
+    seat, the last one the pile's; laid cards are in none."""
+    from quartet_solver.kwartet.knowledge import LAID, PILE
+    from quartet_solver.kwartet.planning import _masks
+
+    places = list(range(players)) + [PILE, LAID]
+    locs = np.array(data.draw(st.lists(st.lists(st.sampled_from(places), min_size=cards, max_size=cards),
+                                       min_size=deals, max_size=deals)), dtype=np.int8)
+    got = _masks(locs, players)
+    assert got.dtype == np.uint64 and got.shape == (deals, players + 1)
+    for i in range(deals):
+        want = [sum(1 << c for c in range(cards) if locs[i, c] == p) for p in list(range(players)) + [PILE]]
+        assert [int(x) for x in got[i]] == want

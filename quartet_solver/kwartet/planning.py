@@ -101,6 +101,22 @@ def _logsumexp(x: np.ndarray) -> np.ndarray:
     return top + np.log(np.exp(x - top).sum(axis=0))
 
 
+def _masks(locs: np.ndarray, players: int) -> np.ndarray:
+    """Card locations ``[deal, card]`` (a seat or :data:`~.knowledge.PILE`) as masks
+    ``[deal, seat]``, the pile last; laid cards are in no mask.
+
+    >>> _masks(np.array([[0, 1, PILE, 0]], dtype=np.int8), 2).tolist()
+    [[9, 2, 4]]
+    """
+    where = np.arange(players + 1, dtype=np.int16)
+    where[players] = PILE
+    onehot = locs[:, None, :] == where[None, :, None]  # [deal, place, card]
+    packed = np.packbits(onehot, axis=2, bitorder="little")
+    out = np.zeros(onehot.shape[:2] + (8,), dtype=np.uint8)
+    out[:, :, : packed.shape[2]] = packed
+    return out.view("<u8")[:, :, 0].astype(np.uint64)
+
+
 def _check_positive(value: object, what: str) -> int:
     n = as_int(value)
     if n is None or n < 1:
@@ -288,11 +304,7 @@ class PlanningBot(InferenceBot):
         assert v is not None and self.knowledge is not None
         players = v.players
         locs = self.knowledge.sample(draw, seed=self.rng.getrandbits(64))
-        bits = np.left_shift(np.uint64(1), np.arange(len(v.deck), dtype=np.uint64))
-        deals = np.zeros((draw, players + 1), dtype=np.uint64)
-        for p in range(players):
-            deals[:, p] = np.where(locs == p, bits, np.uint64(0)).sum(axis=1, dtype=np.uint64)
-        deals[:, players] = np.where(locs == PILE, bits, np.uint64(0)).sum(axis=1, dtype=np.uint64)
+        deals = _masks(locs, players)
         logw = np.zeros(draw, dtype=np.float64)
         if self._events and self.opponents != "public":
             events = np.array(self._events, dtype=np.int32)
