@@ -187,3 +187,24 @@ def test_location_masks(cards, players, deals, data):
     for i in range(deals):
         want = [sum(1 << c for c in range(cards) if locs[i, c] == p) for p in list(range(players)) + [PILE]]
         assert [int(x) for x in got[i]] == want
+
+
+def test_one_candidate_asks_the_inference_choice():
+    """With one candidate there is nothing to compare: every ask has the best
+    inference estimate of its position (never the pass that cannot hit)."""
+
+    class One(PlanningBot):
+        def choose(self):  # type: ignore[no-untyped-def]
+            self._update()
+            best = max(s for s, _, _ in self._scores()) if self.knowledge is not None else None
+            action = super().choose()
+            if best is not None:
+                prior = {(t, c): s for s, t, c in self._scores()}
+                assert prior[(action[1], action[2])] == best, (action, best)
+            return action
+
+    for seed in range(3):
+        g = Game(Deck.themed("classic"), players=4, seed=seed)
+        bots = [One(seed=seed, samples=8, candidates=1)] + [kw.MemoryBot(seed=seed + i) for i in range(1, 4)]
+        play(g, bots)
+        assert g.is_over

@@ -135,7 +135,9 @@ class PlanningBot(InferenceBot):
     ``candidates``
         the most asks compared (default 5): the best by the inference estimate, at
         most two targets per card, plus an ask that cannot hit in a quartet the bot
-        has already asked in (a pass that tells nothing new) when there is one.
+        has already asked in (a pass that tells nothing new) when there is one and
+        there are at least two candidates; with one, the bot asks as the inference
+        estimate ranks.
     ``time_budget``
         seconds per decision, or ``None`` (default): one round.  With a budget the
         bot runs rounds of ``samples`` fresh deals until the budget is spent (at
@@ -284,13 +286,14 @@ class PlanningBot(InferenceBot):
                 continue
             per_card[c] = per_card.get(c, 0) + 1
             out.append((s, t, c))
-        # a pass: an ask that cannot hit, in a quartet already asked in
+        # a pass: an ask that cannot hit, in a quartet already asked in; it never
+        # displaces the first candidate (the inference estimate's choice)
         for s, t, c in ranked:
             if s == 0.0 and self._public_q >> (c // 4) & 1:
-                if len(out) >= self.candidates and out:
-                    out[-1] = (s, t, c)
-                else:
+                if len(out) < self.candidates:
                     out.append((s, t, c))
+                elif len(out) >= 2:
+                    out[-1] = (s, t, c)
                 break
         if not out:
             out = ranked[: self.candidates]
