@@ -5,7 +5,6 @@ kernel benchmark that builds versions of the core with them
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import os
 import subprocess
 import sys
@@ -13,19 +12,14 @@ import tempfile
 
 import pytest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from project_files import ROOT, load
+
 AB = os.path.join(ROOT, "benchmarks", "klaverjas_ab.py")
 IDENTITY = os.path.join(ROOT, "benchmarks", "klaverjas_identity.py")
 
 
 def _build_config():
-    path = os.path.join(ROOT, "cext", "build_config.py")
-    if not os.path.exists(path):
-        pytest.skip("cext/ not next to the tests")
-    spec = importlib.util.spec_from_file_location("build_config", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load(os.path.join("cext", "build_config.py"), "build_config")
 
 
 def test_build_config(monkeypatch):

@@ -4,7 +4,6 @@ against that truth, and its command line refuses unknown settings."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -13,17 +12,13 @@ import tempfile
 
 import pytest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from project_files import ROOT, load
+
 SCRIPT = os.path.join(ROOT, "benchmarks", "kwartet_regret.py")
 
 
 def _module():
-    if not os.path.exists(SCRIPT):
-        pytest.skip("benchmarks/ not next to the tests")
-    spec = importlib.util.spec_from_file_location("kwartet_regret", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load(os.path.join("benchmarks", "kwartet_regret.py"), "kwartet_regret")
 
 
 def test_truth_and_regret():
