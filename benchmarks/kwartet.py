@@ -2,7 +2,8 @@
 the ladder of the planning player.
 
 Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
-     [--samples 400] [--candidates 5] [--models auto,memory,public] [--jobs 2] [--json FILE]
+     [--samples 400] [--candidates 5] [--models auto,memory,public] [--jobs 2]
+     [--seeds 2024,12,13] [--json FILE]
 Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
 a clear win against three inference bots (4 players, classic deck, seats rotated).
@@ -160,31 +161,76 @@ def _table(job: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
 
 
 def ladder(games: int = 2000, samples: int = 400, candidates: int = 5, jobs: int = 2,
-           seed: int = 2024, models: tuple[str, ...] = ("auto",)) -> list[dict[str, Any]]:
+           seed: int = 2024, models: tuple[str, ...] = ("auto",),
+           seeds: tuple[int, ...] | None = None) -> list[dict[str, Any]]:
     """PlanningBot (one row per opponent model in ``models``) and, for comparison,
     InferenceBot against three memory bots and against three inference bots
-    (4 players, classic deck, seats rotated)."""
-    todo = [("planning", opp, games, seed, {"samples": samples, "candidates": candidates, "opponents": model})
-            for model in models for opp in ("memory", "inference")]
-    todo += [("inference", opp, games, seed, {}) for opp in ("memory", "inference")]
+    (4 players, classic deck, seats rotated).
+
+    With several ``seeds`` (instead of the one ``seed``) every table is played once
+    per seed, and the rows of each bot and table are followed by a row pooling its
+    seeds (``"seed": "pooled"``)."""
+    seeds = (seed,) if not seeds else tuple(seeds)
+    todo = [("planning", opp, games, s, {"samples": samples, "candidates": candidates, "opponents": model})
+            for model in models for opp in ("memory", "inference") for s in seeds]
+    todo += [("inference", opp, games, s, {}) for opp in ("memory", "inference") for s in seeds]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            return list(pool.map(_table, todo))
-    return [_table(j) for j in todo]
+            rows = list(pool.map(_table, todo))
+    else:
+        rows = [_table(j) for j in todo]
+    if len(seeds) == 1:
+        return rows
+    out: list[dict[str, Any]] = []
+    for i in range(0, len(rows), len(seeds)):
+        group = rows[i:i + len(seeds)]
+        out += group + [pool_rows(group)]
+    return out
+
+
+def pool_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One row for several runs of the same bot and table (on other seeds): the
+    games added up, the win rate and quartets weighted by games, the tip counts
+    summed.
+
+    >>> a = {"bot": "b", "opponent": "memory", "games": 100, "seed": 1, "options": {},
+    ...      "win_rate": 0.3, "quartets": 2.0, "opponents_win_rate": [0.2, 0.2, 0.3],
+    ...      "seconds": 1.0, "tips": {"asks": 10.0, "decision_max": 0.5}}
+    >>> b = dict(a, games=300, seed=2, win_rate=0.5, quartets=3.0, tips={"asks": 5.0, "decision_max": 0.7})
+    >>> r = pool_rows([a, b])
+    >>> r["games"], r["seed"], r["win_rate"], r["quartets"], r["tips"]
+    (400, 'pooled', 0.45, 2.75, {'asks': 15.0, 'decision_max': 0.7})
+    """
+    games = sum(r["games"] for r in rows)
+
+    def mean(key: str) -> float:
+        return sum(r[key] * r["games"] for r in rows) / games
+
+    rate = mean("win_rate")
+    tips = {k: (max if k == "decision_max" else sum)(r["tips"][k] for r in rows) for k in rows[0]["tips"]}
+    return {"bot": rows[0]["bot"], "opponent": rows[0]["opponent"], "games": games, "seed": "pooled",
+            "seeds": [r["seed"] for r in rows], "options": rows[0]["options"], "win_rate": rate,
+            "win_ci": list(wilson(rate, games)), "quartets": mean("quartets"),
+            "opponents_win_rate": [sum(r["opponents_win_rate"][i] * r["games"] for r in rows) / games
+                                   for i in range(len(rows[0]["opponents_win_rate"]))],
+            "seconds": sum(r["seconds"] for r in rows), "tips": tips}
 
 
 def print_ladder(rows: list[dict[str, Any]]) -> None:
-    print(f"{'bot':<18} {'against 3x':<10} {'games':>6} {'win rate':>9} {'95% CI':>17} {'quartets':>9} "
-          f"{'ms/decision':>12}")
+    print(f"{'bot':<18} {'against 3x':<10} {'seed':>6} {'games':>6} {'win rate':>9} {'95% CI':>17} "
+          f"{'quartets':>9} {'ms/decision':>12}")
     for r in rows:
         t = r["tips"]
         ms = 1e3 * t["decision_seconds"] / max(t["asks"], 1)
-        print(f"{r['bot']:<18} {r['opponent']:<10} {r['games']:>6} {r['win_rate']:>9.3f} "
+        print(f"{r['bot']:<18} {r['opponent']:<10} {r['seed']:>6} {r['games']:>6} {r['win_rate']:>9.4f} "
               f"[{r['win_ci'][0]:.3f}, {r['win_ci'][1]:.3f}] {r['quartets']:>9.2f} {ms:>12.1f}")
     print("\nSeed tips (per ask of the bot; see the module docstring)")
     print(f"{'bot':<18} {'against 3x':<10} {'asks':>7} {'hit rate':>9} {'bluff':>7} {'bluff@1':>8} "
           f"{'saved':>14} {'late asks':>10} {'late hits':>10} {'last-2 share':>13}")
+    pooled = any(r["seed"] == "pooled" for r in rows)
     for r in rows:
+        if pooled and r["seed"] != "pooled":
+            continue  # a pooled ladder's tips: the pooled rows only
         t = r["tips"]
         a = max(t["asks"], 1)
         saved = f"{t['saved'] / max(t['sure_available'], 1):.3f} of {int(t['sure_available'])}"
@@ -192,6 +238,17 @@ def print_ladder(rows: list[dict[str, Any]]) -> None:
               f"{t['bluff'] / a:>7.3f} {t['bluff_known'] / a:>8.3f} {saved:>14} "
               f"{t['late_asks'] / a:>10.3f} {t['late_hits'] / max(t['late_asks'], 1):>10.3f} "
               f"{t['late_quartets'] / (2 * max(t['games'], 1)):>13.3f}")
+
+
+def _seed_list(text: str) -> tuple[int, ...]:
+    """``--seeds``: distinct ints separated by commas."""
+    try:
+        seeds = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seeds must be ints separated by commas, got {text!r}") from None
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"seeds must be distinct, got {text!r}")
+    return seeds
 
 
 def main():
@@ -204,6 +261,8 @@ def main():
                     help="PlanningBot opponent models, comma-separated, one ladder row each (default auto)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the ladder tables (default 2)")
     ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--seeds", type=_seed_list,
+                    help="comma-separated seeds: every ladder table once per seed, then pooled (instead of --seed)")
     ap.add_argument("--json", metavar="FILE", help="also write the ladder as JSON")
     args = ap.parse_args()
     if args.part in ("posterior", "all"):
@@ -214,7 +273,7 @@ def main():
         print(f"\nLadder: 4 players, classic deck, seats rotated, {args.games} games per table; "
               f"PlanningBot samples={args.samples}, candidates={args.candidates}")
         models = tuple(m.strip() for m in args.models.split(",") if m.strip())
-        rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed, models)
+        rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed, models, args.seeds)
         print_ladder(rows)
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:

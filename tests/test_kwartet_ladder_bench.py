@@ -1,0 +1,66 @@
+"""The planner's ladder (benchmarks/kwartet.py --part ladder) over several seeds: each
+seed's rows are the single-seed ladder's, and the pooled row adds them up."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from project_files import ROOT, load
+
+SCRIPT = os.path.join(ROOT, "benchmarks", "kwartet.py")
+SMALL = {"games": 6, "samples": 8, "candidates": 3, "jobs": 1}
+
+
+def _module():
+    return load(os.path.join("benchmarks", "kwartet.py"), "kwartet_bench")
+
+
+def test_pooled_rows_add_up_the_seeds():
+    m = _module()
+    rows = m.ladder(**SMALL, seeds=(5, 6))
+    assert [(r["bot"], r["opponent"], r["seed"]) for r in rows] == [
+        (bot, opp, seed) for bot in ("planning", "inference") for opp in ("memory", "inference")
+        for seed in (5, 6, "pooled")]
+    singles = {s: m.ladder(**SMALL, seed=s) for s in (5, 6)}
+    for i in range(0, len(rows), 3):
+        a, b, pooled = rows[i:i + 3]
+        for r in (a, b):
+            same = next(x for x in singles[r["seed"]] if (x["bot"], x["opponent"]) == (r["bot"], r["opponent"]))
+            assert (r["win_rate"], r["quartets"], r["tips"]["asks"]) == (
+                same["win_rate"], same["quartets"], same["tips"]["asks"])
+        assert pooled["games"] == 12 and pooled["seeds"] == [5, 6]
+        assert pooled["win_rate"] == pytest.approx((a["win_rate"] + b["win_rate"]) / 2)
+        wins = pooled["win_rate"] * 12
+        lo, hi = pooled["win_ci"]
+        assert lo <= pooled["win_rate"] <= hi and (lo < hi or wins in (0, 12))
+        assert pooled["tips"]["asks"] == a["tips"]["asks"] + b["tips"]["asks"]
+        assert pooled["tips"]["decision_max"] == max(a["tips"]["decision_max"], b["tips"]["decision_max"])
+
+
+def test_one_seed_has_no_pooled_row():
+    rows = _module().ladder(**SMALL, seeds=(7,))
+    assert len(rows) == 4 and all(r["seed"] == 7 for r in rows)
+
+
+def test_cli_seeds():
+    if not os.path.exists(SCRIPT):
+        pytest.skip("benchmarks/kwartet.py not next to the tests")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "ladder.json")
+        run = subprocess.run([sys.executable, SCRIPT, "--part", "ladder", "--games", "4", "--samples", "8",
+                              "--jobs", "1", "--seeds", "1,2", "--json", out],
+                             capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr
+        rows = json.load(open(out, encoding="utf-8"))
+        assert sum(r["seed"] == "pooled" for r in rows) == 4
+        assert "pooled" in run.stdout
+    for bad in ("1,x", "3,3", ""):
+        run = subprocess.run([sys.executable, SCRIPT, "--part", "ladder", "--seeds", bad],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and "--seeds" in run.stderr
