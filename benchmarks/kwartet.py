@@ -2,7 +2,7 @@
 the ladder of the planning player.
 
 Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
-     [--samples 400] [--candidates 5] [--models auto,memory,public] [--jobs 2]
+     [--samples 400] [--candidates 5] [--depth 2] [--models auto,memory,public] [--jobs 2]
      [--seeds 2024,12,13] [--json FILE]
 Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
@@ -162,16 +162,18 @@ def _table(job: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
 
 def ladder(games: int = 2000, samples: int = 400, candidates: int = 5, jobs: int = 2,
            seed: int = 2024, models: tuple[str, ...] = ("auto",),
-           seeds: tuple[int, ...] | None = None) -> list[dict[str, Any]]:
+           seeds: tuple[int, ...] | None = None, depth: int | None = None) -> list[dict[str, Any]]:
     """PlanningBot (one row per opponent model in ``models``) and, for comparison,
     InferenceBot against three memory bots and against three inference bots
     (4 players, classic deck, seats rotated).
 
     With several ``seeds`` (instead of the one ``seed``) every table is played once
     per seed, and the rows of each bot and table are followed by a row pooling its
-    seeds (``"seed": "pooled"``)."""
+    seeds (``"seed": "pooled"``).  ``depth`` sets PlanningBot's ``depth`` (its
+    default when ``None``)."""
     seeds = (seed,) if not seeds else tuple(seeds)
-    todo = [("planning", opp, games, s, {"samples": samples, "candidates": candidates, "opponents": model})
+    extra = {} if depth is None else {"depth": depth}
+    todo = [("planning", opp, games, s, {"samples": samples, "candidates": candidates, "opponents": model, **extra})
             for model in models for opp in ("memory", "inference") for s in seeds]
     todo += [("inference", opp, games, s, {}) for opp in ("memory", "inference") for s in seeds]
     if jobs > 1:
@@ -257,6 +259,7 @@ def main():
     ap.add_argument("--games", type=int, default=2000, help="games per ladder table (default 2000)")
     ap.add_argument("--samples", type=int, default=400, help="PlanningBot deals per decision (default 400)")
     ap.add_argument("--candidates", type=int, default=5, help="PlanningBot candidate asks (default 5)")
+    ap.add_argument("--depth", type=int, help="PlanningBot's own asks planned per decision (default: the bot's)")
     ap.add_argument("--models", default="auto",
                     help="PlanningBot opponent models, comma-separated, one ladder row each (default auto)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the ladder tables (default 2)")
@@ -270,10 +273,12 @@ def main():
     if args.part in ("speed", "all"):
         speed_table()
     if args.part in ("ladder", "all"):
+        depth = "" if args.depth is None else f", depth={args.depth}"
         print(f"\nLadder: 4 players, classic deck, seats rotated, {args.games} games per table; "
-              f"PlanningBot samples={args.samples}, candidates={args.candidates}")
+              f"PlanningBot samples={args.samples}, candidates={args.candidates}{depth}")
         models = tuple(m.strip() for m in args.models.split(",") if m.strip())
-        rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed, models, args.seeds)
+        rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed, models, args.seeds,
+                      args.depth)
         print_ladder(rows)
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:

@@ -64,3 +64,10 @@ def test_cli_seeds():
         run = subprocess.run([sys.executable, SCRIPT, "--part", "ladder", "--seeds", bad],
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == 2 and "--seeds" in run.stderr
+
+
+def test_depth_reaches_the_planner():
+    rows = _module().ladder(**SMALL, seeds=(7,), depth=2)
+    planning = [r for r in rows if r["bot"] == "planning"]
+    assert len(planning) == 2 and all(r["options"]["depth"] == 2 for r in planning)
+    assert all("depth" not in r["options"] for r in rows if r["bot"] == "inference")

@@ -36,8 +36,8 @@ RULES = [Rules(), Rules(remainder="dealer"), Rules(bonus_turn=True), Rules(draw_
 def test_never_illegal(rules, players):
     for seed in range(2):
         g = Game(Deck.themed("classic"), players=players, seed=seed, rules=rules)
-        bots = [Checked(seed=seed + i, samples=6, candidates=4) if i % 2 == 0 else kw.InferenceBot(seed=i)
-                for i in range(players)]
+        bots = [Checked(seed=seed + i, samples=6, candidates=4, depth=1 + i) if i % 2 == 0
+                else kw.InferenceBot(seed=i) for i in range(players)]
         play(g, bots)
         assert g.is_over
 
@@ -80,6 +80,8 @@ def test_simulate_and_make_bot_know_planning():
     ({"time_budget": 0}, "time_budget"), ({"time_budget": float("nan")}, "time_budget"),
     ({"time_budget": "1"}, "time_budget"), ({"quartet_weight": -1}, "quartet_weight"),
     ({"seed": -3}, "seed"), ({"opponents": "greedy"}, "opponents"), ({"opponents": 1}, "opponents"),
+    ({"depth": 0}, "depth"), ({"depth": 1.5}, "depth"), ({"followups": 0}, "followups"),
+    ({"followups": "3"}, "followups"),
 ])
 def test_bad_options(options, match):
     with pytest.raises(InvalidStateError, match=match):
@@ -208,3 +210,109 @@ def test_one_candidate_asks_the_inference_choice():
         bots = [One(seed=seed, samples=8, candidates=1)] + [kw.MemoryBot(seed=seed + i) for i in range(1, 4)]
         play(g, bots)
         assert g.is_over
+
+
+class _Recorded:
+    """``_core.kw_rollouts`` that keeps every call's inputs and outputs."""
+
+    def __init__(self, real):  # type: ignore[no-untyped-def]
+        self.real, self.calls = real, []
+
+    def __call__(self, *args):  # type: ignore[no-untyped-def]
+        out = self.real(*args)
+        self.calls.append((args, out))
+        return out
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(bonus_turn=True), Rules(remainder="dealer")], ids=repr)
+@pytest.mark.parametrize("players", [3, 4])
+def test_next_ask_is_one_choice_per_information_set(monkeypatch, rules, players):
+    """``PlanningBot._follow`` (the asks after a hit, ``depth`` > 1): the deals it
+    returns are those where the ask hits (less those where the game ends), and
+    its values there are the rollouts of one next ask, the same on every such deal
+    (the bot cannot tell them apart), rolled out from those deals with the hit
+    applied."""
+    from quartet_solver.kwartet import planning
+    from quartet_solver.kwartet.planning import _after_hit, _Record
+
+    followed = lays = 0
+    for seed in range(8):
+        g = Game(Deck.themed("classic"), players=players, seed=seed, rules=rules)
+        bots = [PlanningBot(seed=seed, samples=40)] + [kw.MemoryBot(seed=i) for i in range(players - 1)]
+        for s, b in enumerate(bots):
+            b.start(g, s)
+        while not g.is_over:
+            bot = bots[g.to_move]
+            if g.to_move == 0 and bot.knowledge is not None:
+                bot._update()
+                deals = bot._deals(40)
+                asks = [(t, c) for _, t, c in bot._shortlist(bot._scores())]
+                free = bot._free_misses(0)
+                record = _Record(np.array(bot._holder, np.int8), np.array(bot._notat, np.uint8),
+                                 np.array(bot._hasq, np.uint32), np.array(bot._quartets, np.int32),
+                                 np.array(bot._last_lay, np.int32), bot._lay_count, free)
+                model = np.array(bot._memory_like, dtype=np.uint8)
+                for t, c in asks:
+                    rec = _Recorded(_core.kw_rollouts)
+                    monkeypatch.setattr(planning._core, "kw_rollouts", rec)
+                    out = bot._follow(deals, t, c, asks, g.hand(0), list(g.hand_sizes), record, model, 1)
+                    monkeypatch.undo()
+                    hit = np.flatnonzero((deals[:, t] >> np.uint64(c)) & np.uint64(1))
+                    if out is None:
+                        assert len(rec.calls) == 0
+                        continue
+                    idx, values = out
+                    assert len(rec.calls) == 1
+                    args, (share, quart) = rec.calls[0]
+                    assert set(idx.tolist()) <= set(hit.tolist()) and len(idx) > 0
+                    want, r2 = _after_hit(deals[idx], 0, t, c, record, rules.bonus_turn)
+                    assert args[3].tolist() == want.tolist()
+                    assert all(np.array_equal(x, y) for x, y in zip(
+                        args[4:10], (r2.quartets, r2.last, r2.lay_count, r2.holder, r2.notat, r2.hasq)))
+                    assert args[12] == int(rules.bonus_turn) and args[13] == r2.free
+                    nxt = list(zip(args[10].tolist(), args[11].tolist()))
+                    assert nxt and all(a in asks and a[1] != c for a in nxt)
+                    rows = (share + bot.quartet_weight / g.deck.n_quartets * quart).tolist()
+                    assert values.tolist() in rows
+                    followed += 1
+                    if r2.lay_count > bot._lay_count:
+                        lays += 1
+                        if g.pile == 0:  # no side pile: the game ends only when the last quartet is laid
+                            assert len(idx) == len(hit) or sum(g.quartets) + 1 == g.deck.n_quartets
+                    else:
+                        assert idx.tolist() == hit.tolist()
+            _, t, c = bot.choose()
+            g.ask(t, c)
+    assert followed > 20 and lays > 0
+
+
+def test_diverse_candidates_add_other_quartets():
+    """``diverse`` adds, after the usual candidates (the pass included), the
+    best-estimated ask of each quartet not yet among them."""
+    seen = 0
+    for seed in range(6):
+        g = Game(Deck.themed("classic"), players=4, seed=seed)
+        bots = [PlanningBot(seed=seed, samples=10)] + [kw.MemoryBot(seed=i) for i in range(3)]
+        for s, b in enumerate(bots):
+            b.start(g, s)
+        while not g.is_over:
+            bot = bots[g.to_move]
+            if g.to_move == 0:
+                bot._update()
+                scored = bot._scores()
+                plain = bot._shortlist(scored)
+                bot.diverse = 3
+                wide = bot._shortlist(scored)
+                bot.diverse = 0
+                extra = wide[len(plain):]
+                assert wide[:len(plain)] == plain and len(extra) <= 3
+                quartets = {c // 4 for s, _, c in plain if s > 0}
+                for s, t, c in extra:
+                    assert s > 0 and c // 4 not in quartets
+                    best = max(x[0] for x in scored if x[2] // 4 == c // 4)
+                    assert s == best
+                    quartets.add(c // 4)
+                seen += len(extra)
+            _, t, c = bot.choose()
+            g.ask(t, c)
+    assert seen > 0

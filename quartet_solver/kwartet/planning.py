@@ -6,7 +6,9 @@ For each decision :class:`PlanningBot` draws deals from its
 uniform, then reweighted for how players choose their asks, see below), shortlists
 its candidate asks, and plays every candidate on every deal to the end of the game
 in the compiled core (``cext/kwartet_rollout.pxi``).  It picks the candidate with the
-best mean outcome: its share of the win, plus a small weight on its quartets.
+best mean outcome: its share of the win, plus a small weight on its quartets.  With
+``depth`` >= 2 the bot's own next asks after a hit are planned the same way, once per
+information set (see :class:`PlanningBot`), before the rollout policy takes over.
 
 What an ask tells the others is modelled, not assumed away: in the rollouts every
 seat sees only its own hand and the public record (who received which card, who
@@ -117,6 +119,61 @@ def _masks(locs: np.ndarray, players: int) -> np.ndarray:
     return out.view("<u8")[:, :, 0].astype(np.uint64)
 
 
+@dataclass(frozen=True)
+class _Record:
+    """The public record as the rollouts keep it (the arrays of ``kw_rollouts``):
+    each card's traced holder, the seats known not to hold it, the quartets each
+    seat has asked for, the quartets laid and each seat's last lay, the lays so
+    far and the free misses of the seat to move."""
+
+    holder: np.ndarray
+    notat: np.ndarray
+    hasq: np.ndarray
+    quartets: np.ndarray
+    last: np.ndarray
+    lay_count: int
+    free: int
+
+
+def _after_hit(deals: np.ndarray, me: int, t: int, c: int, record: _Record,
+               bonus: bool) -> tuple[np.ndarray, _Record]:
+    """The rollout inputs after seat ``me`` asked seat ``t`` for card ``c`` and got
+    it: the deals (rows as for ``kw_rollouts``, ``t`` holding ``c`` in each) with
+    the card moved and a quartet it completes laid, and the public record after
+    the hit, as the rollouts keep it.
+
+    >>> rec = _Record(np.full(4, -1, np.int8), np.array([0, 0, 6, 0], np.uint8),
+    ...               np.zeros(2, np.uint32), np.zeros(2, np.int32), np.full(2, -1, np.int32), 0, 0)
+    >>> d, r = _after_hit(np.array([[1, 6, 0]], dtype=np.uint64), 0, 1, 2, rec, False)
+    >>> d.tolist(), r.holder.tolist(), r.notat.tolist(), r.hasq.tolist()
+    ([[5, 2, 0]], [-1, -1, 0, -1], [0, 0, 0, 0], [1, 0])
+    >>> d, r = _after_hit(np.array([[11, 20, 0]], dtype=np.uint64), 0, 1, 2, rec, True)
+    >>> d.tolist(), r.holder.tolist(), r.quartets.tolist(), r.last.tolist(), r.lay_count, r.free
+    ([[0, 16, 0]], [-2, -2, -2, -2], [1, 0], [0, -1], 1, 1)
+    """
+    q = c // 4
+    bit = np.uint64(1 << c)
+    d2 = deals.copy()
+    d2[:, t] &= ~bit
+    d2[:, me] |= bit
+    holder, notat, hasq = record.holder.copy(), record.notat.copy(), record.hasq.copy()
+    holder[c] = me
+    notat[c] = 0
+    hasq[me] |= 1 << q
+    quartets, last, lay_count, free = record.quartets, record.last, record.lay_count, record.free
+    full = np.uint64(0xF << (4 * q))
+    if len(d2) and int(d2[0, me] & full) == int(full):  # the same own hand on every deal
+        d2[:, me] &= ~full
+        holder[4 * q:4 * q + 4] = -2
+        hasq &= np.uint32(~(1 << q) & 0xFFFFFFFF)
+        quartets, last = quartets.copy(), last.copy()
+        quartets[me] += 1
+        last[me] = lay_count
+        lay_count += 1
+        free += int(bonus)
+    return d2, _Record(holder, notat, hasq, quartets, last, lay_count, free)
+
+
 def _check_positive(value: object, what: str) -> int:
     n = as_int(value)
     if n is None or n < 1:
@@ -138,6 +195,16 @@ class PlanningBot(InferenceBot):
         has already asked in (a pass that tells nothing new) when there is one and
         there are at least two candidates; with one, the bot asks as the inference
         estimate ranks.
+    ``depth``
+        the bot's own asks planned per decision (default 1): with 2 or more, on the
+        deals where a candidate hits, the bot's next ask is chosen among the other
+        candidates still legal (at most ``followups``, default 3) by rolling them out
+        from those deals with the hit applied, and so on ``depth - 1`` asks deep; the
+        next ask is one choice for all those deals (one information set), not one
+        per deal.  A hit keeps the turn, so this replaces the shared rollout policy
+        where the bot itself asks next.
+    ``followups``
+        the most next asks compared after a hit, with ``depth`` >= 2 (default 3).
     ``time_budget``
         seconds per decision, or ``None`` (default): one round.  With a budget the
         bot runs rounds of ``samples`` fresh deals until the budget is spent (at
@@ -178,12 +245,17 @@ class PlanningBot(InferenceBot):
     """The likelihood of an ask a MemoryBot would not make, for an opponent modelled as one."""
 
     confidence = 0.5
+
+    diverse = 0
+    """Extra candidates beyond ``candidates``: the best-estimated ask of each quartet not
+    yet among them, at most this many (default none)."""
+
     """Standard errors by which a candidate must beat the inference choice (see :meth:`_select`)."""
 
     @keyword_options
     def __init__(self, *, seed: int | str | None = None, samples: int = 400, candidates: int = 5,
                  time_budget: float | None = None, quartet_weight: float = 0.25,
-                 opponents: str = "auto") -> None:
+                 opponents: str = "auto", depth: int = 1, followups: int = 3) -> None:
         super().__init__(seed=seed)
         self.samples = _check_positive(samples, "samples")
         self.candidates = _check_positive(candidates, "candidates")
@@ -198,6 +270,8 @@ class PlanningBot(InferenceBot):
             raise InvalidStateError(f"quartet_weight must be a number >= 0, got {quartet_weight!r}")
         self.quartet_weight = float(quartet_weight)
         self.opponents = check_choice(opponents, "opponents", OPPONENT_MODELS)
+        self.depth = _check_positive(depth, "depth")
+        self.followups = _check_positive(followups, "followups")
         self.decisions = 0
         self.rollouts = 0
         self.last_decision: Decision | None = None
@@ -206,7 +280,7 @@ class PlanningBot(InferenceBot):
         budget = "" if self.time_budget is None else f", time_budget={self.time_budget!r}"
         model = "" if self.opponents == "auto" else f", opponents={self.opponents!r}"
         return (f"PlanningBot(seed={self.seed!r}, samples={self.samples}, candidates={self.candidates}"
-                f"{budget}{model})")
+                f"{budget}{model}, depth={self.depth}, followups={self.followups})")
 
     @property
     def opponent_models(self) -> tuple[str | None, ...]:
@@ -297,6 +371,16 @@ class PlanningBot(InferenceBot):
                 break
         if not out:
             out = ranked[: self.candidates]
+        if self.diverse:
+            seen = {c // 4 for s, _, c in out if s > 0.0}
+            extra = 0
+            for s, t, c in ranked:
+                if extra >= self.diverse:
+                    break
+                if s > 0.0 and c // 4 not in seen:
+                    seen.add(c // 4)
+                    out.append((s, t, c))
+                    extra += 1
         return out
 
     def _draw(self, draw: int) -> tuple[np.ndarray, np.ndarray]:
@@ -377,6 +461,72 @@ class PlanningBot(InferenceBot):
         ok[0] = True
         return int(np.argmax(np.where(ok, mean, -np.inf)))
 
+    def _deepen(self, val: np.ndarray, deals: np.ndarray, asks: list[tuple[int, int]], hand: int,
+                sizes: list[int], record: _Record, model: np.ndarray, levels: int) -> None:
+        """Replace, for each ask ``k`` of ``asks``, its rollout values ``val[k]`` on
+        the deals where it hits by those of the bot's best next ask there
+        (:meth:`_follow`), ``levels`` asks deep."""
+        for k, (t, c) in enumerate(asks):
+            follow = self._follow(deals, t, c, asks, hand, sizes, record, model, levels)
+            if follow is not None:
+                val[k, follow[0]] = follow[1]
+
+    def _follow(self, deals: np.ndarray, t: int, c: int, asks: list[tuple[int, int]], hand: int,
+                sizes: list[int], record: _Record, model: np.ndarray,
+                levels: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The bot's next ask after asking ``t`` for ``c`` and getting it, chosen once
+        for all the deals where that happens (they are one information set: the bot
+        sees the same hit on each): the indices of those deals in ``deals`` and the
+        chosen ask's rollout values on them, or ``None`` where nothing is rolled out.
+
+        The next asks are the other ``asks`` still legal after the hit (at most
+        :attr:`followups`), each rolled out from the deals with the hit applied
+        (:func:`_after_hit`) and, ``levels - 1`` asks deeper, followed again; the
+        best is chosen as at the root (:meth:`_select`).  Deals on which the hit ends
+        the game, or the bot's turn, are left out: their rollouts stand."""
+        v = self.view
+        assert v is not None
+        me, players, nq = v.seat, v.players, v.deck.n_quartets
+        bonus = v.rules.bonus_turn
+        q = c // 4
+        new_hand = hand | 1 << c
+        if (new_hand >> (4 * q)) & 0xF == 0xF:
+            new_hand &= ~(0xF << (4 * q))
+        new_sizes = list(sizes)
+        new_sizes[t] -= 1
+        new_sizes[me] = new_hand.bit_count()
+        if not new_hand or not any(new_sizes[o] for o in range(players) if o != me):
+            return None  # the turn passes
+        held_q = 0
+        for qq in range(nq):
+            if (new_hand >> (4 * qq)) & 0xF:
+                held_q |= 0xF << (4 * qq)
+        nxt = [(t2, c2) for t2, c2 in asks
+               if c2 != c and new_sizes[t2] > 0 and held_q >> c2 & 1 and not new_hand >> c2 & 1][: self.followups]
+        if not nxt:
+            return None
+        idx = np.flatnonzero((deals[:, t] >> np.uint64(c)) & np.uint64(1))
+        if not len(idx):
+            return None
+        d2, r2 = _after_hit(deals[idx], me, t, c, record, bonus)
+        if r2.lay_count > record.lay_count:
+            # a lay: the game is over where every quartet is laid or has a card in the pile
+            pile = d2[:, players]
+            blocked = sum((((pile >> np.uint64(4 * qq)) & np.uint64(0xF)) != 0).astype(int) for qq in range(nq))
+            go_on = blocked + int(r2.quartets.sum()) < nq
+            idx, d2 = idx[go_on], d2[go_on]
+            if not len(idx):
+                return None
+        share, quart = _core.kw_rollouts(
+            nq, players, me, d2, r2.quartets, r2.last, r2.lay_count, r2.holder, r2.notat, r2.hasq,
+            np.array([x[0] for x in nxt], dtype=np.int32), np.array([x[1] for x in nxt], dtype=np.int32),
+            int(bonus), r2.free, self.rollout_odds, self.rng.getrandbits(64), 10_000, model)
+        v2 = share + self.quartet_weight / nq * quart
+        self.rollouts += v2.size
+        if levels > 1:
+            self._deepen(v2, d2, nxt, new_hand, new_sizes, r2, model, levels - 1)
+        return idx, v2[self._select(v2)]
+
     def choose(self) -> Action:
         v = self._started()
         self._update()
@@ -410,7 +560,12 @@ class PlanningBot(InferenceBot):
                 v.deck.n_quartets, players, v.seat, deals, quartets, last, self._lay_count, holder, notat, hasq,
                 cand_t, cand_c, int(rules.bonus_turn), free, self.rollout_odds, self.rng.getrandbits(64), 10_000,
                 model)
-            rounds.append(share + self.quartet_weight / v.deck.n_quartets * quart)
+            val = share + self.quartet_weight / v.deck.n_quartets * quart
+            if self.depth >= 2:
+                record = _Record(holder, notat, hasq, quartets, last, self._lay_count, free)
+                self._deepen(val, deals, [(t, c) for _, t, c in short], v.hand, list(v.hand_sizes), record, model,
+                             self.depth - 1)
+            rounds.append(val)
             if self.time_budget is None or time.perf_counter() - t0 >= self.time_budget:
                 break
             deals = self._deals(self.samples)

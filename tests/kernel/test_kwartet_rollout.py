@@ -21,12 +21,13 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from reference.kwartet_rollout import Table, deal_stream, play_out, rollouts, win_shares
 from quartet_solver import _core
 from quartet_solver.kwartet import Deck, Game, MemoryBot, NoviceBot, PlanningBot, Rules
+from quartet_solver.kwartet.planning import _after_hit, _Record
 
 RANKS = "23456789TJQKA"
 
@@ -261,3 +262,90 @@ def test_policy_models_checked():
     for model in ([0, 2, 0], [1, 1]):
         with pytest.raises(ValueError):
             run(np.array(model, dtype=np.uint8))
+
+
+def _hit_asks(g: Game, deals: np.ndarray) -> list[tuple[tuple[int, int], np.ndarray]]:
+    """The legal asks of the seat to move that hit on some of ``deals`` and leave it
+    to move (it keeps cards and another seat has some), each with its hit deals."""
+    me, hand, sizes = g.to_move, g.hand(g.to_move), g.hand_sizes
+    out = []
+    for t, c in g.legal_asks():
+        q = c // 4
+        after = hand | 1 << c
+        if after >> (4 * q) & 15 == 15:
+            after &= ~(15 << (4 * q))
+        if not after or not any(sizes[o] - (o == t) for o in range(g.players) if o != me):
+            continue
+        hit = ((deals[:, t] >> np.uint64(c)) & np.uint64(1)).astype(bool)
+        if hit.any():
+            out.append(((t, c), hit))
+    return out
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(deck=decks, players=st.integers(3, 6), game_rules=rules, dealer_at=st.integers(0, 5),
+       steps=st.integers(0, 60), collector_odds=odds, kind=models, seed=st.integers(0, 2**64 - 1),
+       game_seed=st.integers(0, 10**6), prefer_lay=st.booleans())
+def test_after_a_hit(deck, players, game_rules, dealer_at, steps, collector_odds, kind, seed, game_seed,
+                     prefer_lay):
+    """The planner's inputs after a hit (``planning._after_hit``, how its deeper
+    asks are rolled out), a lay included: the deals and public record equal the
+    reference table's after that ask, and rolling out a next ask from them gives
+    the reference's rollouts with both asks forced, rollout by rollout (on the
+    deals where the game goes on)."""
+    g = _prefix(deck, players, game_rules, dealer_at % players, game_seed, steps)
+    if g.is_over:
+        return
+    bot, deals = _planner_inputs(g, 6, game_seed)
+    rng = random.Random(game_seed)
+    hits = _hit_asks(g, deals)
+    me, nq = g.to_move, deck.n_quartets
+    lays = [h for h in hits if (g.hand(me) | 1 << h[0][1]) >> (4 * (h[0][1] // 4)) & 15 == 15]
+    if prefer_lay and lays:
+        hits = lays
+    if not hits:
+        return
+    (t, c), hit = rng.choice(hits)
+    free0 = bot._free_misses(me)
+    bonus = int(g.rules.bonus_turn)
+    record = _Record(np.array(bot._holder, dtype=np.int8), np.array(bot._notat, dtype=np.uint8),
+                     np.array(bot._hasq, dtype=np.uint32), np.array(bot._quartets, dtype=np.int32),
+                     np.array(bot._last_lay, dtype=np.int32), bot._lay_count, free0)
+    d2, r2 = _after_hit(deals[hit], me, t, c, record, bool(bonus))
+    args = (list(bot._quartets), list(bot._last_lay), bot._lay_count, list(bot._holder), list(bot._notat),
+            list(bot._hasq))
+    sub = [[int(x) for x in row] for row in deals[hit]]
+    going = []
+    for i, deal in enumerate(sub):
+        table = play_out(nq, players, me, deal, *args, (t, c), bonus, free0, collector_odds, deal_stream(seed, i), 1)
+        assert table.log == [(me, t, c, True)]
+        assert [sum(1 << x for x in h) for h in table.hands] == [int(x) for x in d2[i, :players]]
+        assert sum(1 << x for x in table.pile) == int(d2[i, players])
+        assert table.holder == r2.holder.tolist()
+        assert [sum(1 << s for s in m) for m in table.not_at] == r2.notat.tolist()
+        assert [sum(1 << q for q in a) for a in table.asked_for] == r2.hasq.tolist()
+        assert table.quartets == r2.quartets.tolist() and table.last_lay == r2.last.tolist()
+        assert table.lay_count == r2.lay_count and table.free_misses == r2.free
+        if not table.over:
+            assert table.turn == me
+            going.append(i)
+    if not going:
+        return
+    hand = int(d2[0, me])
+    sizes = [int(x).bit_count() for x in d2[0, :players]]
+    nxt = [(t2, c2) for t2 in range(players) for c2 in range(4 * nq)
+           if t2 != me and sizes[t2] and not hand >> c2 & 1 and hand >> (4 * (c2 // 4)) & 15]
+    nxt = rng.sample(nxt, min(3, len(nxt)))
+    model = _model(kind, players, me, rng)
+    extra = () if model is None else (np.array(model, dtype=np.uint8),)
+    share, quart = _core.kw_rollouts(
+        nq, players, me, d2[going], r2.quartets, r2.last, r2.lay_count, r2.holder, r2.notat, r2.hasq,
+        np.array([x for x, _ in nxt], dtype=np.int32), np.array([x for _, x in nxt], dtype=np.int32), bonus,
+        r2.free, collector_odds, seed, 10_000, *extra)
+    for k, second in enumerate(nxt):
+        for j, i in enumerate(going):
+            table = play_out(nq, players, me, sub[i], *args, (t, c), bonus, free0, collector_odds,
+                             deal_stream(seed, j), 10_000, model, then=(second,))
+            assert share[k, j] == float(win_shares(table.quartets, table.last_lay)[me])
+            assert quart[k, j] == table.quartets[me]
+    event("a lay" if r2.lay_count > bot._lay_count else "a hit")

@@ -245,11 +245,12 @@ def memory_policy_ask(table: Table, rng: SplitMix64) -> tuple[int, int] | None:
 def play_out(nq: int, players: int, me: int, deal: list[int], quartets0: list[int], last0: list[int],
              lay_count0: int, holder0: list[int], notat0: list[int], hasq0: list[int], first: tuple[int, int],
              bonus: bool, free0: int, odds: float, rng: SplitMix64, max_asks: int,
-             model: list[int] | None = None) -> Table:
+             model: list[int] | None = None, then: tuple[tuple[int, int], ...] = ()) -> Table:
     """One rollout: seat ``me`` asks ``first`` (target, card) on ``deal`` (the hand
-    masks by seat, then the pile), then every seat plays its policy (``model[p]``:
-    0 or no model the shared policy, 1 MemoryBot's) until the game is over or
-    ``max_asks`` asks (the first included) are made; the final table."""
+    masks by seat, then the pile), then the asks ``then`` (each by the seat to
+    move), then every seat plays its policy (``model[p]``: 0 or no model the shared
+    policy, 1 MemoryBot's) until the game is over or ``max_asks`` asks (the forced
+    ones not counted but the first) are made; the final table."""
     table = Table(
         n_quartets=nq,
         hands=[card_set(deal[p]) for p in range(players)],
@@ -265,6 +266,8 @@ def play_out(nq: int, players: int, me: int, deal: list[int], quartets0: list[in
         bonus=bool(bonus),
     )
     table.ask(*first)
+    for ask in then:
+        table.ask(*ask)
     asks = 1
     while not table.over and asks < max_asks:
         if model is not None and model[table.turn] == 1:
