@@ -497,12 +497,8 @@ class PlanningBot(InferenceBot):
         new_sizes[me] = new_hand.bit_count()
         if not new_hand or not any(new_sizes[o] for o in range(players) if o != me):
             return None  # the turn passes
-        held_q = 0
-        for qq in range(nq):
-            if (new_hand >> (4 * qq)) & 0xF:
-                held_q |= 0xF << (4 * qq)
         nxt = [(t2, c2) for t2, c2 in asks
-               if c2 != c and new_sizes[t2] > 0 and held_q >> c2 & 1 and not new_hand >> c2 & 1][: self.followups]
+               if new_sizes[t2] > 0 and not new_hand >> c2 & 1 and new_hand >> (4 * (c2 // 4)) & 0xF][: self.followups]
         if not nxt:
             return None
         idx = np.flatnonzero((deals[:, t] >> np.uint64(c)) & np.uint64(1))
@@ -553,6 +549,7 @@ class PlanningBot(InferenceBot):
         last = np.array(self._last_lay, dtype=np.int32)
         free = self._free_misses(v.seat)
         model = np.array(self._memory_like, dtype=np.uint8)
+        record = _Record(holder, notat, hasq, quartets, last, self._lay_count, free)
         rounds = []
         deals = first
         while True:
@@ -562,7 +559,6 @@ class PlanningBot(InferenceBot):
                 model)
             val = share + self.quartet_weight / v.deck.n_quartets * quart
             if self.depth >= 2:
-                record = _Record(holder, notat, hasq, quartets, last, self._lay_count, free)
                 self._deepen(val, deals, [(t, c) for _, t, c in short], v.hand, list(v.hand_sizes), record, model,
                              self.depth - 1)
             rounds.append(val)
