@@ -2,7 +2,7 @@
 the ladder of the planning player.
 
 Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
-     [--samples 400] [--candidates 5] [--depth 2] [--models auto,memory,public] [--jobs 2]
+     [--samples N] [--candidates N] [--depth N] [--diverse N] [--models auto,memory,public] [--jobs 2]
      [--seeds 2024,12,13] [--json FILE]
 Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
@@ -25,6 +25,7 @@ every ask of the bot with the exact posterior of its seat (:class:`TipCounter`):
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import statistics
 import time
@@ -34,6 +35,10 @@ from typing import Any
 from quartet_solver import kwartet as kw
 from quartet_solver.kwartet.bots import Action, Bot
 from quartet_solver.kwartet.simulate import wilson
+
+PLANNER_DEFAULTS = {k: p.default for k, p in inspect.signature(kw.PlanningBot.__init__).parameters.items()
+                    if p.default is not inspect.Parameter.empty}
+"""PlanningBot's keyword options and their defaults, the ladder's defaults."""
 
 
 def posterior_times(deck, players, games=20, stages=(0, 10, 20, 30, 45, 60)):
@@ -160,19 +165,21 @@ def _table(job: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
             "tips": tips}
 
 
-def ladder(games: int = 2000, samples: int = 400, candidates: int = 5, jobs: int = 2,
+def ladder(games: int = 2000, samples: int = PLANNER_DEFAULTS["samples"],
+           candidates: int = PLANNER_DEFAULTS["candidates"], jobs: int = 2,
            seed: int = 2024, models: tuple[str, ...] = ("auto",),
-           seeds: tuple[int, ...] | None = None, depth: int | None = None) -> list[dict[str, Any]]:
+           seeds: tuple[int, ...] | None = None, depth: int | None = None,
+           diverse: int | None = None) -> list[dict[str, Any]]:
     """PlanningBot (one row per opponent model in ``models``) and, for comparison,
     InferenceBot against three memory bots and against three inference bots
     (4 players, classic deck, seats rotated).
 
     With several ``seeds`` (instead of the one ``seed``) every table is played once
     per seed, and the rows of each bot and table are followed by a row pooling its
-    seeds (``"seed": "pooled"``).  ``depth`` sets PlanningBot's ``depth`` (its
-    default when ``None``)."""
+    seeds (``"seed": "pooled"``).  ``depth`` and ``diverse`` set PlanningBot's
+    options of those names (its defaults when ``None``)."""
     seeds = (seed,) if not seeds else tuple(seeds)
-    extra = {} if depth is None else {"depth": depth}
+    extra = {k: v for k, v in (("depth", depth), ("diverse", diverse)) if v is not None}
     todo = [("planning", opp, games, s, {"samples": samples, "candidates": candidates, "opponents": model, **extra})
             for model in models for opp in ("memory", "inference") for s in seeds]
     todo += [("inference", opp, games, s, {}) for opp in ("memory", "inference") for s in seeds]
@@ -257,9 +264,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--part", choices=("posterior", "speed", "ladder", "all"), default="all")
     ap.add_argument("--games", type=int, default=2000, help="games per ladder table (default 2000)")
-    ap.add_argument("--samples", type=int, default=400, help="PlanningBot deals per decision (default 400)")
-    ap.add_argument("--candidates", type=int, default=5, help="PlanningBot candidate asks (default 5)")
+    ap.add_argument("--samples", type=int, default=PLANNER_DEFAULTS["samples"],
+                    help=f"PlanningBot deals per decision (default {PLANNER_DEFAULTS['samples']})")
+    ap.add_argument("--candidates", type=int, default=PLANNER_DEFAULTS["candidates"],
+                    help=f"PlanningBot candidate asks (default {PLANNER_DEFAULTS['candidates']})")
     ap.add_argument("--depth", type=int, help="PlanningBot's own asks planned per decision (default: the bot's)")
+    ap.add_argument("--diverse", type=int, help="PlanningBot's extra candidates of other quartets (default: the bot's)")
     ap.add_argument("--models", default="auto",
                     help="PlanningBot opponent models, comma-separated, one ladder row each (default auto)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the ladder tables (default 2)")
@@ -273,12 +283,12 @@ def main():
     if args.part in ("speed", "all"):
         speed_table()
     if args.part in ("ladder", "all"):
-        depth = "" if args.depth is None else f", depth={args.depth}"
+        more = "".join(f", {k}={v}" for k, v in (("depth", args.depth), ("diverse", args.diverse)) if v is not None)
         print(f"\nLadder: 4 players, classic deck, seats rotated, {args.games} games per table; "
-              f"PlanningBot samples={args.samples}, candidates={args.candidates}{depth}")
+              f"PlanningBot samples={args.samples}, candidates={args.candidates}{more}")
         models = tuple(m.strip() for m in args.models.split(",") if m.strip())
         rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed, models, args.seeds,
-                      args.depth)
+                      args.depth, args.diverse)
         print_ladder(rows)
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:

@@ -323,10 +323,11 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
 cdef inline int _kwr_ask_fits(KwrState* s, int nq, int players, int a, int t0, int c0, int model,
                                double odds, int* ties) noexcept nogil:
     """Whether seat a asking seat t0 for card c0 is among the asks its policy
-    (model 1: MemoryBot's, 0: the shared one) rates best; ties: how many are."""
+    (model 1: MemoryBot's, 0: the shared one) rates best; ties: how many are (set
+    only when it is).  The scan stops at the first ask rated above it."""
     cdef uint64_t hand = s.hands[a], askable = _kwr_askable(s, nq, a), m, low
-    cdef int t, c, key, mine, best = -1, held, best_held = -1
-    cdef double sc, best_sc = -1.0, den, mine_sc = 0.0
+    cdef int t, c, key, mine, held, mine_held
+    cdef double sc, den, mine_sc = 0.0
     ties[0] = 0
     if model == 1:
         mine = _kwr_memory_key(s, a, t0, c0)
@@ -339,12 +340,16 @@ cdef inline int _kwr_ask_fits(KwrState* s, int nq, int players, int a, int t0, i
                 c = ctz64(m)
                 m ^= low
                 key = _kwr_memory_key(s, a, t, c)
-                if key > best:
-                    best = key
-                    ties[0] = 1
-                elif key == best:
+                if key > mine:
+                    return 0
+                if key == mine:
                     ties[0] += 1
-        return mine == best and ties[0] > 0
+        return ties[0] > 0
+    if not (askable >> c0) & 1:
+        return 0
+    mine_held = popcount64((hand >> (4 * (c0 >> 2))) & 15)
+    if t0 != a and s.hands[t0]:
+        mine_sc = _kwr_chance(s, t0, c0, _kwr_places(s, players, a, c0), odds)
     m = askable
     while m:
         low = m & (~m + 1)
@@ -356,16 +361,11 @@ cdef inline int _kwr_ask_fits(KwrState* s, int nq, int players, int a, int t0, i
             if t == a or not s.hands[t]:
                 continue
             sc = _kwr_chance(s, t, c, den, odds)
-            if t == t0 and c == c0:
-                mine_sc = sc
-            if sc > best_sc or (sc == best_sc and held > best_held):
-                best_sc = sc
-                best_held = held
-                ties[0] = 1
-            elif sc == best_sc and held == best_held:
+            if sc > mine_sc or (sc == mine_sc and held > mine_held):
+                return 0
+            if sc == mine_sc and held == mine_held:
                 ties[0] += 1
-    return (ties[0] > 0 and mine_sc == best_sc and (askable >> c0) & 1
-            and popcount64((hand >> (4 * (c0 >> 2))) & 15) == best_held)
+    return ties[0] > 0
 
 
 def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,

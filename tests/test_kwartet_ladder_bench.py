@@ -66,8 +66,16 @@ def test_cli_seeds():
         assert run.returncode == 2 and "--seeds" in run.stderr
 
 
-def test_depth_reaches_the_planner():
-    rows = _module().ladder(**SMALL, seeds=(7,), depth=2)
+def test_depth_and_diverse_reach_the_planner():
+    rows = _module().ladder(**SMALL, seeds=(7,), depth=2, diverse=1)
     planning = [r for r in rows if r["bot"] == "planning"]
-    assert len(planning) == 2 and all(r["options"]["depth"] == 2 for r in planning)
-    assert all("depth" not in r["options"] for r in rows if r["bot"] == "inference")
+    assert len(planning) == 2
+    assert all(r["options"]["depth"] == 2 and r["options"]["diverse"] == 1 for r in planning)
+    assert all("depth" not in r["options"] and "diverse" not in r["options"] for r in rows if r["bot"] == "inference")
+
+
+def test_ladder_defaults_are_the_planners():
+    m = _module()
+    bot = m.kw.PlanningBot()
+    assert m.PLANNER_DEFAULTS["samples"] == bot.samples and m.PLANNER_DEFAULTS["candidates"] == bot.candidates
+    assert m.PLANNER_DEFAULTS["diverse"] == bot.diverse and m.PLANNER_DEFAULTS["depth"] == bot.depth

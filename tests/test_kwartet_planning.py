@@ -81,7 +81,8 @@ def test_simulate_and_make_bot_know_planning():
     ({"time_budget": "1"}, "time_budget"), ({"quartet_weight": -1}, "quartet_weight"),
     ({"seed": -3}, "seed"), ({"opponents": "greedy"}, "opponents"), ({"opponents": 1}, "opponents"),
     ({"depth": 0}, "depth"), ({"depth": 1.5}, "depth"), ({"followups": 0}, "followups"),
-    ({"followups": "3"}, "followups"),
+    ({"followups": "3"}, "followups"), ({"diverse": -1}, "diverse"), ({"diverse": 1.5}, "diverse"),
+    ({"diverse": True}, "diverse"),
 ])
 def test_bad_options(options, match):
     with pytest.raises(InvalidStateError, match=match):
@@ -292,7 +293,7 @@ def test_diverse_candidates_add_other_quartets():
     seen = 0
     for seed in range(6):
         g = Game(Deck.themed("classic"), players=4, seed=seed)
-        bots = [PlanningBot(seed=seed, samples=10)] + [kw.MemoryBot(seed=i) for i in range(3)]
+        bots = [PlanningBot(seed=seed, samples=10, diverse=0)] + [kw.MemoryBot(seed=i) for i in range(3)]
         for s, b in enumerate(bots):
             b.start(g, s)
         while not g.is_over:

@@ -63,6 +63,7 @@ from ..errors import InvalidStateError
 from .bots import Action, InferenceBot
 from .game import Asked, Event, Game, Laid
 from .knowledge import PILE
+from .rules import check_count
 
 __all__ = ["PlanningBot", "Decision", "OPPONENT_MODELS"]
 
@@ -205,6 +206,9 @@ class PlanningBot(InferenceBot):
         where the bot itself asks next.
     ``followups``
         the most next asks compared after a hit, with ``depth`` >= 2 (default 3).
+    ``diverse``
+        extra candidates beyond ``candidates`` (default 0): the best-estimated ask of
+        each quartet not yet among them, at most this many, an int >= 0.
     ``time_budget``
         seconds per decision, or ``None`` (default): one round.  With a budget the
         bot runs rounds of ``samples`` fresh deals until the budget is spent (at
@@ -245,17 +249,12 @@ class PlanningBot(InferenceBot):
     """The likelihood of an ask a MemoryBot would not make, for an opponent modelled as one."""
 
     confidence = 0.5
-
-    diverse = 0
-    """Extra candidates beyond ``candidates``: the best-estimated ask of each quartet not
-    yet among them, at most this many (default none)."""
-
     """Standard errors by which a candidate must beat the inference choice (see :meth:`_select`)."""
 
     @keyword_options
     def __init__(self, *, seed: int | str | None = None, samples: int = 400, candidates: int = 5,
                  time_budget: float | None = None, quartet_weight: float = 0.25,
-                 opponents: str = "auto", depth: int = 1, followups: int = 3) -> None:
+                 opponents: str = "auto", depth: int = 1, followups: int = 3, diverse: int = 0) -> None:
         super().__init__(seed=seed)
         self.samples = _check_positive(samples, "samples")
         self.candidates = _check_positive(candidates, "candidates")
@@ -272,6 +271,7 @@ class PlanningBot(InferenceBot):
         self.opponents = check_choice(opponents, "opponents", OPPONENT_MODELS)
         self.depth = _check_positive(depth, "depth")
         self.followups = _check_positive(followups, "followups")
+        self.diverse = check_count(diverse, "diverse")
         self.decisions = 0
         self.rollouts = 0
         self.last_decision: Decision | None = None
@@ -280,7 +280,7 @@ class PlanningBot(InferenceBot):
         budget = "" if self.time_budget is None else f", time_budget={self.time_budget!r}"
         model = "" if self.opponents == "auto" else f", opponents={self.opponents!r}"
         return (f"PlanningBot(seed={self.seed!r}, samples={self.samples}, candidates={self.candidates}"
-                f"{budget}{model}, depth={self.depth}, followups={self.followups})")
+                f"{budget}{model}, depth={self.depth}, followups={self.followups}, diverse={self.diverse})")
 
     @property
     def opponent_models(self) -> tuple[str | None, ...]:
