@@ -39,7 +39,7 @@ DEFAULT_SETTINGS = [
     {"samples": 1000, "candidates": 3}, {"samples": 1000, "candidates": 8},
     {"samples": 400, "confidence": 0.0}, {"samples": 1000, "confidence": 1.0},
 ]
-OPTIONS = ("samples", "candidates", "time_budget", "quartet_weight", "opponents")
+OPTIONS = ("samples", "candidates", "diverse", "depth", "followups", "time_budget", "quartet_weight", "opponents")
 
 
 def positions(games: int, seed: int, keep: float) -> list[PlanningBot]:

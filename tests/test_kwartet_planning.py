@@ -289,7 +289,7 @@ def test_next_ask_is_one_choice_per_information_set(monkeypatch, rules, players)
 
 def test_diverse_candidates_add_other_quartets():
     """``diverse`` adds, after the usual candidates (the pass included), the
-    best-estimated ask of each quartet not yet among them."""
+    best-estimated ask of each quartet not yet among them; none with one candidate."""
     seen = 0
     for seed in range(6):
         g = Game(Deck.themed("classic"), players=4, seed=seed)
@@ -304,7 +304,9 @@ def test_diverse_candidates_add_other_quartets():
                 plain = bot._shortlist(scored)
                 bot.diverse = 3
                 wide = bot._shortlist(scored)
-                bot.diverse = 0
+                bot.candidates = 1
+                assert len(bot._shortlist(scored)) == 1
+                bot.candidates, bot.diverse = 5, 0
                 extra = wide[len(plain):]
                 assert wide[:len(plain)] == plain and len(extra) <= 3
                 quartets = {c // 4 for s, _, c in plain if s > 0}

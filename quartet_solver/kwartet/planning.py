@@ -189,7 +189,7 @@ class PlanningBot(InferenceBot):
     Keyword-only options:
 
     ``samples``
-        deals per round (default 400); every candidate is rolled out on each.
+        deals per round (default 1000); every candidate is rolled out on each.
     ``candidates``
         the most asks compared (default 5): the best by the inference estimate, at
         most two targets per card, plus an ask that cannot hit in a quartet the bot
@@ -207,8 +207,11 @@ class PlanningBot(InferenceBot):
     ``followups``
         the most next asks compared after a hit, with ``depth`` >= 2 (default 3).
     ``diverse``
-        extra candidates beyond ``candidates`` (default 0): the best-estimated ask of
-        each quartet not yet among them, at most this many, an int >= 0.
+        extra candidates beyond ``candidates`` (default 0, an int >= 0): the
+        best-estimated ask of each quartet not yet among them, at most this many
+        (with ``candidates`` >= 2).  They help against :class:`~.bots.MemoryBot`
+        opponents, whom the rollouts play exactly, and not against players the
+        shared policy only approximates (``docs/kwartet_planning.md``).
     ``time_budget``
         seconds per decision, or ``None`` (default): one round.  With a budget the
         bot runs rounds of ``samples`` fresh deals until the budget is spent (at
@@ -252,7 +255,7 @@ class PlanningBot(InferenceBot):
     """Standard errors by which a candidate must beat the inference choice (see :meth:`_select`)."""
 
     @keyword_options
-    def __init__(self, *, seed: int | str | None = None, samples: int = 400, candidates: int = 5,
+    def __init__(self, *, seed: int | str | None = None, samples: int = 1000, candidates: int = 5,
                  time_budget: float | None = None, quartet_weight: float = 0.25,
                  opponents: str = "auto", depth: int = 1, followups: int = 3, diverse: int = 0) -> None:
         super().__init__(seed=seed)
@@ -371,7 +374,7 @@ class PlanningBot(InferenceBot):
                 break
         if not out:
             out = ranked[: self.candidates]
-        if self.diverse:
+        if self.diverse and self.candidates >= 2:
             seen = {c // 4 for s, _, c in out if s > 0.0}
             extra = 0
             for s, t, c in ranked:
