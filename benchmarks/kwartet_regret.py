@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from quartet_solver import _core
 from quartet_solver import kwartet as kw
 from quartet_solver.kwartet.planning import PlanningBot
 
@@ -66,17 +65,9 @@ def truth(bot: PlanningBot, deals_n: int, seed: int) -> dict[tuple[int, int], fl
     deals drawn and weighted as the bot draws them."""
     b = copy.deepcopy(bot)
     b.rng.seed(seed)
-    v = b.view
     asks = [(t, c) for _, t, c in b._scores()]
     deals = b._deals(deals_n)
-    share, quart = _core.kw_rollouts(
-        v.deck.n_quartets, v.players, v.seat, deals, np.array(b._quartets, dtype=np.int32),
-        np.array(b._last_lay, dtype=np.int32), b._lay_count, np.array(b._holder, dtype=np.int8),
-        np.array(b._notat, dtype=np.uint8), np.array(b._hasq, dtype=np.uint32),
-        np.array([t for t, _ in asks], dtype=np.int32), np.array([c for _, c in asks], dtype=np.int32),
-        int(v.rules.bonus_turn), b._free_misses(v.seat), b.rollout_odds, b.rng.getrandbits(64), 10_000,
-        np.array(b._memory_like, dtype=np.uint8))
-    value = (share + b.quartet_weight / v.deck.n_quartets * quart).mean(axis=1)
+    value = b._values(deals, b._record(), asks, np.array(b._memory_like, dtype=np.uint8)).mean(axis=1)
     return {a: float(x) for a, x in zip(asks, value)}
 
 

@@ -209,9 +209,9 @@ class PlanningBot(InferenceBot):
     ``diverse``
         extra candidates beyond ``candidates`` (default 0, an int >= 0): the
         best-estimated ask of each quartet not yet among them, at most this many
-        (with ``candidates`` >= 2).  They help against :class:`~.bots.MemoryBot`
-        opponents, whom the rollouts play exactly, and not against players the
-        shared policy only approximates (``docs/kwartet_planning.md``).
+        (with ``candidates`` >= 2).  A wider search is worth most where the rollouts
+        play the opponents as they play (:class:`~.bots.MemoryBot` opponents); how
+        it plays against each kind of opponent is in ``docs/kwartet_planning.md``.
     ``time_budget``
         seconds per decision, or ``None`` (default): one round.  With a budget the
         bot runs rounds of ``samples`` fresh deals until the budget is spent (at
@@ -464,6 +464,28 @@ class PlanningBot(InferenceBot):
         ok[0] = True
         return int(np.argmax(np.where(ok, mean, -np.inf)))
 
+    def _record(self) -> _Record:
+        """The public record of the game now, as the rollouts keep it."""
+        assert self.view is not None
+        return _Record(np.array(self._holder, dtype=np.int8), np.array(self._notat, dtype=np.uint8),
+                       np.array(self._hasq, dtype=np.uint32), np.array(self._quartets, dtype=np.int32),
+                       np.array(self._last_lay, dtype=np.int32), self._lay_count, self._free_misses(self.view.seat))
+
+    def _values(self, deals: np.ndarray, record: _Record, asks: list[tuple[int, int]],
+                model: np.ndarray) -> np.ndarray:
+        """The rollout values ``[ask, deal]`` of the bot's first asks ``asks`` on
+        ``deals`` from ``record``: its win share plus :attr:`quartet_weight` x its
+        quartets / the deck's quartets."""
+        v = self.view
+        assert v is not None
+        nq = v.deck.n_quartets
+        share, quart = _core.kw_rollouts(
+            nq, v.players, v.seat, deals, record.quartets, record.last, record.lay_count, record.holder,
+            record.notat, record.hasq, np.array([t for t, _ in asks], dtype=np.int32),
+            np.array([c for _, c in asks], dtype=np.int32), int(v.rules.bonus_turn), record.free,
+            self.rollout_odds, self.rng.getrandbits(64), 10_000, model)
+        return share + self.quartet_weight / nq * quart
+
     def _deepen(self, val: np.ndarray, deals: np.ndarray, asks: list[tuple[int, int]], hand: int,
                 sizes: list[int], record: _Record, model: np.ndarray, levels: int) -> None:
         """Replace, for each ask ``k`` of ``asks``, its rollout values ``val[k]`` on
@@ -516,11 +538,7 @@ class PlanningBot(InferenceBot):
             idx, d2 = idx[go_on], d2[go_on]
             if not len(idx):
                 return None
-        share, quart = _core.kw_rollouts(
-            nq, players, me, d2, r2.quartets, r2.last, r2.lay_count, r2.holder, r2.notat, r2.hasq,
-            np.array([x[0] for x in nxt], dtype=np.int32), np.array([x[1] for x in nxt], dtype=np.int32),
-            int(bonus), r2.free, self.rollout_odds, self.rng.getrandbits(64), 10_000, model)
-        v2 = share + self.quartet_weight / nq * quart
+        v2 = self._values(d2, r2, nxt, model)
         self.rollouts += v2.size
         if levels > 1:
             self._deepen(v2, d2, nxt, new_hand, new_sizes, r2, model, levels - 1)
@@ -542,28 +560,15 @@ class PlanningBot(InferenceBot):
         short = self._shortlist(scored)
         if len(short) == 1:
             return ("ask", short[0][1], short[0][2])
-        players = v.players
-        cand_t = np.array([t for _, t, _ in short], dtype=np.int32)
-        cand_c = np.array([c for _, _, c in short], dtype=np.int32)
-        holder = np.array(self._holder, dtype=np.int8)
-        notat = np.array(self._notat, dtype=np.uint8)
-        hasq = np.array(self._hasq, dtype=np.uint32)
-        quartets = np.array(self._quartets, dtype=np.int32)
-        last = np.array(self._last_lay, dtype=np.int32)
-        free = self._free_misses(v.seat)
+        asks = [(t, c) for _, t, c in short]
         model = np.array(self._memory_like, dtype=np.uint8)
-        record = _Record(holder, notat, hasq, quartets, last, self._lay_count, free)
+        record = self._record()
         rounds = []
         deals = first
         while True:
-            share, quart = _core.kw_rollouts(
-                v.deck.n_quartets, players, v.seat, deals, quartets, last, self._lay_count, holder, notat, hasq,
-                cand_t, cand_c, int(rules.bonus_turn), free, self.rollout_odds, self.rng.getrandbits(64), 10_000,
-                model)
-            val = share + self.quartet_weight / v.deck.n_quartets * quart
+            val = self._values(deals, record, asks, model)
             if self.depth >= 2:
-                self._deepen(val, deals, [(t, c) for _, t, c in short], v.hand, list(v.hand_sizes), record, model,
-                             self.depth - 1)
+                self._deepen(val, deals, asks, v.hand, list(v.hand_sizes), record, model, self.depth - 1)
             rounds.append(val)
             if self.time_budget is None or time.perf_counter() - t0 >= self.time_budget:
                 break
@@ -575,7 +580,7 @@ class PlanningBot(InferenceBot):
         self.decisions += 1
         self.rollouts += n * len(short)
         self.last_decision = Decision(
-            tuple((t, c) for _, t, c in short), tuple(s for s, _, _ in short), tuple(float(x) for x in values),
+            tuple(asks), tuple(s for s, _, _ in short), tuple(float(x) for x in values),
             n * len(short), time.perf_counter() - t0, best)
         return ("ask", short[best][1], short[best][2])
 
