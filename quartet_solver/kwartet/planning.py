@@ -207,11 +207,12 @@ class PlanningBot(InferenceBot):
     ``followups``
         the most next asks compared after a hit, with ``depth`` >= 2 (default 3).
     ``diverse``
-        extra candidates beyond ``candidates`` (default 0, an int >= 0): the
-        best-estimated ask of each quartet not yet among them, at most this many
-        (with ``candidates`` >= 2).  A wider search is worth most where the rollouts
-        play the opponents as they play (:class:`~.bots.MemoryBot` opponents); how
-        it plays against each kind of opponent is in ``docs/kwartet_planning.md``.
+        extra candidates beyond ``candidates`` (default 3, an int >= 0; 0 compares
+        only the usual candidates): the best-estimated ask of each quartet not yet
+        among them, at most this many (with ``candidates`` >= 2).  A wider search is
+        worth most where the rollouts play the opponents as they play
+        (:class:`~.bots.MemoryBot` opponents); how each setting plays against each
+        kind of opponent is in ``docs/kwartet_planning.md``.
     ``time_budget``
         seconds per decision, or ``None`` (default): one round.  With a budget the
         bot runs rounds of ``samples`` fresh deals until the budget is spent (at
@@ -257,7 +258,7 @@ class PlanningBot(InferenceBot):
     @keyword_options
     def __init__(self, *, seed: int | str | None = None, samples: int = 1000, candidates: int = 5,
                  time_budget: float | None = None, quartet_weight: float = 0.25,
-                 opponents: str = "auto", depth: int = 1, followups: int = 3, diverse: int = 0) -> None:
+                 opponents: str = "auto", depth: int = 1, followups: int = 3, diverse: int = 3) -> None:
         super().__init__(seed=seed)
         self.samples = _check_positive(samples, "samples")
         self.candidates = _check_positive(candidates, "candidates")
