@@ -22,19 +22,20 @@ would cost a thousand times more); it is exact for MemoryBot opponents.
 The opponent model (option ``opponents``): an opponent is modelled as a MemoryBot
 (it plays MemoryBot's policy in the rollouts) or with the shared policy on the
 public record, which ranks a card at a seat by the seat's share of the places the
-card may be in.  By default (``"auto"``) every opponent starts as a MemoryBot and
-keeps that model while each of its asks is one a MemoryBot would have made on some
-deal drawn from the posterior; the first ask no drawn deal explains switches it to
-the shared policy for the rest of the game.
+card may be in.  By default (``"auto"``) each opponent's model is chosen again at
+every decision by the evidence of its asks: the mean, over the uniform posterior
+draws, of their likelihood under MemoryBot's policy against the same under the
+shared policy; the more likely model is used.  Early in a game, when the evidence
+cannot tell the two apart, every opponent is a MemoryBot.
 
 The deals: the posterior treats "``p`` asked for a card of ``q``" as only "``p``
 holds at least one card of ``q``", but players choose their asks by their hands.
 So the bot draws uniform deals and resamples ``samples`` of them by weight: for an
 opponent modelled as a MemoryBot, the likelihood of all its asks under MemoryBot's
 policy on the deal (``1 / ties`` for an ask among the ``ties`` asks MemoryBot rates
-best, :attr:`PlanningBot.model_eps` for any other; ``_core.kw_memory_likelihood``
+best, :attr:`PlanningBot.model_eps` for any other; ``_core.kw_ask_likelihood``
 replays the public record on the deal); for any other,
-``collector_odds ** k``, ``k`` the number of cards it holds, in the deal, of the
+:attr:`PlanningBot.rollout_odds` ** ``k``, ``k`` the number of cards it holds, in the deal, of the
 quartets it has asked for and that are not traced (players keep asking in the
 quartet they hold most of; the same odds factor per card that
 :class:`~.bots.InferenceBot` applies).
@@ -70,8 +71,8 @@ __all__ = ["PlanningBot", "Decision", "OPPONENT_MODELS"]
 OPPONENT_MODELS = ("auto", "memory", "public")
 """How the planner models its opponents (the ``opponents`` option of
 :class:`PlanningBot`): ``"memory"`` as :class:`~.bots.MemoryBot`, ``"public"`` as the
-shared rollout policy on the public record, ``"auto"`` each opponent as a MemoryBot
-while its asks are consistent with MemoryBot's policy, else as ``"public"``."""
+shared rollout policy on the public record, ``"auto"`` each opponent, at every
+decision, by the model under which its asks so far are the more likely."""
 
 
 @dataclass(frozen=True)
@@ -225,9 +226,10 @@ class PlanningBot(InferenceBot):
         positions that win or lose either way).
     ``opponents``
         how the opponents are modelled, one of :data:`OPPONENT_MODELS`: ``"auto"``
-        (default) models each opponent as a :class:`~.bots.MemoryBot` while every
-        ask it made is one a MemoryBot would have made on some deal drawn from the
-        posterior, and as the shared public-record policy from then on;
+        (default) models each opponent, at every decision, as a
+        :class:`~.bots.MemoryBot` or with the shared public-record policy, whichever
+        makes its asks so far the more likely (the mean likelihood over the uniform
+        posterior draws; a MemoryBot while the two are level);
         ``"memory"`` and ``"public"`` fix the model for every opponent.  A
         MemoryBot-modelled opponent plays MemoryBot's policy in the rollouts, and
         the deals are weighted by the likelihood of its asks under that policy.
@@ -312,7 +314,7 @@ class PlanningBot(InferenceBot):
         self._turn_lays = 0  # lays and misses of the current turn of the player to move
         self._turn_misses = 0
         self._turn_player = -1
-        self._events: list[tuple[int, int, int, int]] = []  # asks and lays, for kw_memory_likelihood
+        self._events: list[tuple[int, int, int, int]] = []  # asks and lays, for kw_ask_likelihood
         # the opponents modelled as MemoryBots (see OPPONENT_MODELS)
         self._memory_like = [self.opponents != "public" and p != seat for p in range(n)]
         self._evidence = np.zeros((2, n))  # log evidence (up to a constant) of the MemoryBot and the shared model
@@ -425,7 +427,7 @@ class PlanningBot(InferenceBot):
         weights, as masks (row: the hand of each seat, then the pile).
 
         An opponent modelled as a MemoryBot weighs a deal by the likelihood of its
-        asks under MemoryBot's policy (``_core.kw_memory_likelihood``); any other by
+        asks under MemoryBot's policy (``_core.kw_ask_likelihood``); any other by
         :attr:`rollout_odds` per untraced card it holds of a quartet it asked for.
         Batches of :attr:`oversample` x ``n`` uniform deals are drawn until the
         weights' effective sample size reaches ``n`` / 4 or :attr:`max_oversample`

@@ -301,7 +301,7 @@ def rollouts(nq: int, players: int, me: int, deals: list[list[int]], quartets0: 
 
 # -- the likelihood of the opponents' asks under MemoryBot's policy ----------------------
 #
-# Reference of ``_core.kw_memory_likelihood`` (the deal weights of
+# Reference of ``_core.kw_ask_likelihood`` (the deal weights of
 # ``PlanningBot(opponents="memory")``).  Deliberately built on the real engine and
 # the real bot, not on the tables above: the hands dealt are found by undoing the
 # events on plain sets, the game is dealt again from them with ``Game(hands=...)``
@@ -436,7 +436,7 @@ def memory_ask_terms(deck: Deck, players: int, me: int, current_hands: list[int]
 def memory_log_likelihood(deck: Deck, players: int, me: int, current_hands: list[int], pile: int,
                           events: list[tuple[int, int, int, int]], eps: float, *, rules: Rules | None = None,
                           dealer: int | None = None) -> float:
-    """``kw_memory_likelihood`` for one deal: the sum, over the asks of the seats
+    """``kw_ask_likelihood`` for one deal: the sum, over the asks of the seats
     other than ``me``, of log(1 / ties) when the ask is one of the ``ties`` asks a
     MemoryBot in the asker's seat rates best, else log(eps) (see
     :func:`memory_ask_terms` for the arguments)."""
