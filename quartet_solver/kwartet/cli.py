@@ -6,6 +6,7 @@
     quartet-solver kwartet deck --deck world
     quartet-solver kwartet play --seed 3 --bots inference,novice,novice --seat 0
     quartet-solver kwartet play --seed 3 --bots planning,memory,memory,memory
+    quartet-solver kwartet simulate --bots planning,memory,memory,memory --games 20 --time-budget 0.1
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .bots import Bot, play
 from .decks import THEMED_DECKS, Deck
 from .game import Asked, Drew, Game, Laid, Revealed
 from .knowledge import Knowledge
+from .planning import OPPONENT_MODELS, PlanningBot
 from .rules import Rules
 from .simulate import SimulationResult, make_bot, simulate
 
@@ -60,10 +62,30 @@ def _bots(text: str) -> list[str]:
     return names
 
 
+PLANNER_FLAGS = ("samples", "candidates", "diverse", "depth", "opponents", "time_budget")
+"""The ``PlanningBot`` options the game commands take as flags (``--time-budget`` for
+``time_budget``)."""
+
+
+def _make_bots(args: argparse.Namespace, seed: int) -> list[Bot | str]:
+    """The bots of ``--bots``: names, or a :class:`PlanningBot` built with the planner
+    flags given (bot ``i`` seeded ``seed + i``, as a bot named in ``simulate`` is), so the
+    flags left at their defaults play as the plain name does; a planner flag with no
+    planning bot in ``--bots`` is an error."""
+    names = _bots(args.bots)
+    options = {k: getattr(args, k) for k in PLANNER_FLAGS if getattr(args, k, None) is not None}
+    if not options:
+        return list(names)
+    if not any(n.lower() == "planning" for n in names):
+        flags = ", ".join("--" + k.replace("_", "-") for k in options)
+        raise InvalidStateError(f"planning bot options ({flags}) need a planning bot in --bots, got {args.bots!r}")
+    return [PlanningBot(seed=seed + i, **options) if n.lower() == "planning" else n for i, n in enumerate(names)]
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     deck = _deck(args.deck)
     rules = _rules(args)
-    bots = _bots(args.bots)
+    bots = _make_bots(args, args.seed * 1009)
     if args.plot is not None:  # before the games, not after them
         if not args.plot.strip():
             raise InvalidStateError(f"--plot needs a file name, got {args.plot!r}")
@@ -130,7 +152,7 @@ def _cmd_deck(args: argparse.Namespace) -> int:
 def _new_game(args: argparse.Namespace) -> tuple[Deck, Game, list[Bot]]:
     """The deck, a dealt game and its bots (one per seat) from the common options."""
     deck = _deck(args.deck)
-    bots = [make_bot(b, seed=args.seed * 31 + i) for i, b in enumerate(_bots(args.bots))]
+    bots = [make_bot(b, seed=args.seed * 31 + i) for i, b in enumerate(_make_bots(args, args.seed * 31))]
     return deck, Game(deck, players=len(bots), seed=args.seed, rules=_rules(args)), bots
 
 
@@ -191,6 +213,15 @@ def _add_game_args(p: argparse.ArgumentParser, bots_default: str) -> None:
     p.add_argument("--bonus-turn", action="store_true", help="completing a quartet earns a free miss")
     p.add_argument("--dealer-takes-rest", action="store_true", help="the dealer takes the deal's remainder")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    g = p.add_argument_group("planning bot", "options of every planning bot in --bots (default: the bot's own)")
+    g.add_argument("--samples", type=int, help="deals drawn from the posterior per decision (default 1000)")
+    g.add_argument("--candidates", type=int, help="candidate asks compared per decision (default 5)")
+    g.add_argument("--diverse", type=int, help="extra candidates: the best ask of further quartets (default 3)")
+    g.add_argument("--depth", type=int, help="own asks planned per decision (default 1)")
+    g.add_argument("--opponents", choices=OPPONENT_MODELS, help="how the opponents are modelled (default auto)")
+    g.add_argument("--time-budget", type=float, metavar="SECONDS",
+                   help="seconds per decision: rounds of --samples deals until it is spent (default: one round; "
+                        "the play then depends on the machine's speed)")
 
 
 def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.ArgumentParser], None]) -> None:

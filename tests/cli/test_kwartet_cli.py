@@ -66,3 +66,34 @@ def test_plot_is_checked_before_the_games(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     assert main([*base, "--games", str(10**20), "--plot", "x.png"]) == 2
     assert "--plot needs matplotlib" in capsys.readouterr().err
+
+
+def test_planning_bot_options():
+    # the flags at the bot's defaults play as the plain name does (same seeds)
+    base = ["kwartet", "play", "--seed", "6", "--bots", "planning,memory,memory,memory", "--json"]
+    code, plain, err = run(base)
+    assert code == 0, err
+    code, same, err = run([*base, "--samples", "1000", "--diverse", "3", "--opponents", "auto"])
+    assert code == 0, err
+    assert json.loads(same)["log"] == json.loads(plain)["log"]
+    # other values reach the bot: a smaller sample changes some choice of this game
+    code, other, err = run([*base, "--samples", "5", "--candidates", "8", "--diverse", "0"])
+    assert code == 0, err
+    assert json.loads(other)["over"] and json.loads(other)["log"] != json.loads(plain)["log"]
+    code, out, err = run(["kwartet", "simulate", "--games", "2", "--bots", "planning,memory,memory",
+                          "--samples", "20", "--time-budget", "0.01", "--quiet", "--json"])
+    assert code == 0, err
+    assert json.loads(out)["games"] == 2
+
+
+def test_planning_bot_options_bad_input():
+    for args in (["play", "--bots", "memory,memory,memory", "--samples", "20"],
+                 ["play", "--bots", "planning,memory,memory", "--samples", "0"],
+                 ["play", "--bots", "planning,memory,memory", "--time-budget", "-1"],
+                 ["simulate", "--bots", "planning,memory,memory", "--time-budget", "nan"],
+                 ["play", "--bots", "planning,memory,memory", "--opponents", "psychic"],
+                 ["infer", "--bots", "planning,memory,memory", "--depth", "0"]):
+        code, out, err = run(["kwartet", *args])
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
+    code, out, err = run(["kwartet", "play", "--bots", "memory,memory,memory", "--samples", "20"])
+    assert "--samples" in err and "planning" in err
