@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 from collections.abc import Callable
 from typing import Any
@@ -213,15 +214,18 @@ def _add_game_args(p: argparse.ArgumentParser, bots_default: str) -> None:
     p.add_argument("--bonus-turn", action="store_true", help="completing a quartet earns a free miss")
     p.add_argument("--dealer-takes-rest", action="store_true", help="the dealer takes the deal's remainder")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    d = {k: v.default for k, v in inspect.signature(PlanningBot.__init__).parameters.items()}
     g = p.add_argument_group("planning bot", "options of every planning bot in --bots (default: the bot's own)")
-    g.add_argument("--samples", type=int, help="deals drawn from the posterior per decision (default 1000)")
-    g.add_argument("--candidates", type=int, help="candidate asks compared per decision (default 5)")
-    g.add_argument("--diverse", type=int, help="extra candidates: the best ask of further quartets (default 3)")
-    g.add_argument("--depth", type=int, help="own asks planned per decision (default 1)")
-    g.add_argument("--opponents", choices=OPPONENT_MODELS, help="how the opponents are modelled (default auto)")
+    g.add_argument("--samples", type=int, help=f"deals drawn from the posterior per decision (default {d['samples']})")
+    g.add_argument("--candidates", type=int, help=f"candidate asks compared per decision (default {d['candidates']})")
+    g.add_argument("--diverse", type=int,
+                   help=f"extra candidates: the best ask of further quartets (default {d['diverse']})")
+    g.add_argument("--depth", type=int, help=f"own asks planned per decision (default {d['depth']})")
+    g.add_argument("--opponents", choices=OPPONENT_MODELS,
+                   help=f"how the opponents are modelled (default {d['opponents']})")
     g.add_argument("--time-budget", type=float, metavar="SECONDS",
-                   help="seconds per decision: rounds of --samples deals until it is spent (default: one round; "
-                        "the play then depends on the machine's speed)")
+                   help="seconds per decision: rounds of --samples deals until the budget is spent, so the play "
+                        "depends on the machine's speed (default: one round)")
 
 
 def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.ArgumentParser], None]) -> None:
