@@ -25,7 +25,7 @@ from .game import Asked, Drew, Game, Laid, Revealed
 from .knowledge import Knowledge
 from .planning import OPPONENT_MODELS, PlanningBot
 from .rules import Rules
-from .simulate import SimulationResult, make_bot, simulate
+from .simulate import SimulationResult, bot_seed, make_bot, simulate
 
 
 def _deck(text: str) -> Deck:
@@ -68,25 +68,24 @@ PLANNER_FLAGS = ("samples", "candidates", "diverse", "depth", "opponents", "time
 ``time_budget``)."""
 
 
-def _make_bots(args: argparse.Namespace, seed: int) -> list[Bot | str]:
-    """The bots of ``--bots``: names, or a :class:`PlanningBot` built with the planner
-    flags given (bot ``i`` seeded ``seed + i``, as a bot named in ``simulate`` is), so the
-    flags left at their defaults play as the plain name does; a planner flag with no
-    planning bot in ``--bots`` is an error."""
+def _make_bots(args: argparse.Namespace, seed_of: Callable[[int], int]) -> list[Bot]:
+    """The bots of ``--bots``, bot ``i`` seeded ``seed_of(i)``; every planning bot takes
+    the planner flags given (the others are its defaults, so with none given it plays
+    as ``make_bot("planning")`` does).  A planner flag with no planning bot in
+    ``--bots`` is an error."""
     names = _bots(args.bots)
     options = {k: getattr(args, k) for k in PLANNER_FLAGS if getattr(args, k, None) is not None}
-    if not options:
-        return list(names)
-    if not any(n.lower() == "planning" for n in names):
+    if options and not any(n.lower() == "planning" for n in names):
         flags = ", ".join("--" + k.replace("_", "-") for k in options)
         raise InvalidStateError(f"planning bot options ({flags}) need a planning bot in --bots, got {args.bots!r}")
-    return [PlanningBot(seed=seed + i, **options) if n.lower() == "planning" else n for i, n in enumerate(names)]
+    return [PlanningBot(seed=seed_of(i), **options) if n.lower() == "planning" else make_bot(n, seed=seed_of(i))
+            for i, n in enumerate(names)]
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     deck = _deck(args.deck)
     rules = _rules(args)
-    bots = _make_bots(args, args.seed * 1009)
+    bots = _make_bots(args, lambda i: bot_seed(args.seed, i))
     if args.plot is not None:  # before the games, not after them
         if not args.plot.strip():
             raise InvalidStateError(f"--plot needs a file name, got {args.plot!r}")
@@ -153,7 +152,7 @@ def _cmd_deck(args: argparse.Namespace) -> int:
 def _new_game(args: argparse.Namespace) -> tuple[Deck, Game, list[Bot]]:
     """The deck, a dealt game and its bots (one per seat) from the common options."""
     deck = _deck(args.deck)
-    bots = [make_bot(b, seed=args.seed * 31 + i) for i, b in enumerate(_make_bots(args, args.seed * 31))]
+    bots = _make_bots(args, lambda i: args.seed * 31 + i)
     return deck, Game(deck, players=len(bots), seed=args.seed, rules=_rules(args)), bots
 
 

@@ -65,6 +65,16 @@ def make_bot(spec: BotSpec, *, seed: int | None = None) -> Bot:
     raise InvalidStateError(f"not a bot: {spec!r}")
 
 
+def bot_seed(seed: int, index: int) -> int:
+    """The seed :func:`simulate` gives the bot it makes from the ``index``-th spec of a
+    run with ``seed`` (a bot passed as an instance keeps its own).
+
+    >>> bot_seed(2, 1)
+    2019
+    """
+    return seed * 1009 + index
+
+
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval for a proportion ``p`` observed in ``n`` trials.
 
@@ -219,7 +229,7 @@ def simulate(
     names = []
     instances: list[Bot] = []
     for i, spec in enumerate(bots):
-        b = make_bot(spec, seed=seed * 1009 + i)
+        b = make_bot(spec, seed=bot_seed(seed, i))
         instances.append(b)
         names.append(b.name)
     check_bots(instances)

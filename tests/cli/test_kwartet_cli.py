@@ -68,6 +68,11 @@ def test_plot_is_checked_before_the_games(monkeypatch, capsys):
     assert "--plot needs matplotlib" in capsys.readouterr().err
 
 
+def _without_time(text):
+    """A ``simulate --json`` result without its timings (seconds, games per second)."""
+    return {k: v for k, v in json.loads(text).items() if "second" not in k and "time" not in k}
+
+
 def test_planning_bot_options():
     # the flags at the bot's defaults play as the plain name does (same seeds)
     base = ["kwartet", "play", "--seed", "6", "--bots", "planning,memory,memory,memory", "--json"]
@@ -80,6 +85,12 @@ def test_planning_bot_options():
     code, other, err = run([*base, "--samples", "5", "--candidates", "8", "--diverse", "0"])
     assert code == 0, err
     assert json.loads(other)["over"] and json.loads(other)["log"] != json.loads(plain)["log"]
+    sim = ["kwartet", "simulate", "--games", "1", "--seed", "3", "--bots", "memory,planning,memory", "--quiet", "--json"]
+    code, plain_sim, err = run(sim)
+    assert code == 0, err
+    code, same_sim, err = run([*sim, "--samples", "1000"])
+    assert code == 0, err
+    assert _without_time(same_sim) == _without_time(plain_sim)
     code, out, err = run(["kwartet", "simulate", "--games", "2", "--bots", "planning,memory,memory",
                           "--samples", "20", "--time-budget", "0.01", "--quiet", "--json"])
     assert code == 0, err
