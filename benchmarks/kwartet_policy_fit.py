@@ -17,8 +17,8 @@ policy rates best, on the true deal:
   the seat); and the latter with the cards an ask forces (a seat that asked in a
   quartet, and has lost no card of it since, holds one of the quartet's cards
   that could be there; when only one could and none is traced to it, that card is
-  its).  The replica counting the places as the compiled policy does gives the
-  same misses as the compiled one.
+  its).  The replica counting the places as the compiled policy does
+  (:data:`COMPILED`) gives the same misses as the compiled one.
 
 Per policy: the share of asks that are not among its best ("misfit") and the mean
 number of asks tied with the one made where it is among them.
@@ -44,6 +44,8 @@ from quartet_solver.kwartet.game import Asked, Laid
 ODDS = 12.0
 EPS = 0.01
 REPLICAS = ("share of hand sizes", "share of untraced cards", "untraced + forced")
+COMPILED = "share of hand sizes"
+"""The replica that counts the places as the compiled shared policy does."""
 
 
 def _events(game: kw.Game) -> np.ndarray:
