@@ -47,13 +47,21 @@ def _group(pgid: int) -> set[int]:
     return out
 
 
+def _default_sigint() -> None:
+    """Give the child Ctrl-C's default action, as a terminal's foreground command
+    has it: a shell's background job (``pytest &``) ignores SIGINT, and so would
+    every process it starts."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(cmd: list[str], started: bytes, processes: int) -> tuple[int, float, str]:
     """Run ``cmd`` in a new session; once it printed ``started`` on stderr and
     its group has ``processes`` processes, send SIGINT to the group; the exit
     status, the seconds it took to end, and stderr.  Fails if any process of
     the group outlives the parent."""
     proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, cwd=os.path.dirname(os.path.abspath(__file__)))
+                            stderr=subprocess.PIPE, cwd=os.path.dirname(os.path.abspath(__file__)),
+                            preexec_fn=_default_sigint)
     try:
         assert proc.stderr is not None
         head = proc.stderr.readline()
