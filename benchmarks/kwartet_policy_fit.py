@@ -40,22 +40,18 @@ import numpy as np
 from quartet_solver import _core
 from quartet_solver import kwartet as kw
 from quartet_solver.kwartet.game import Asked, Laid
+from quartet_solver.kwartet.planning import PlanningBot, likelihood_event
 
-ODDS = 12.0
-EPS = 0.01
+ODDS = PlanningBot.rollout_odds
+EPS = PlanningBot.model_eps
 REPLICAS = ("share of hand sizes", "share of untraced cards", "untraced + forced")
 COMPILED = "share of hand sizes"
 """The replica that counts the places as the compiled shared policy does."""
 
 
 def _events(game: kw.Game) -> np.ndarray:
-    out = []
-    for e in game.log:
-        if isinstance(e, Laid):
-            out.append((1, e.player, e.quartet, 0))
-        elif isinstance(e, Asked):
-            out.append((0, e.asker, e.target, 2 * e.card + int(e.hit)))
-    return np.array(out, dtype=np.int32).reshape(-1, 4)
+    rows = [likelihood_event(e) for e in game.log]
+    return np.array([r for r in rows if r is not None], dtype=np.int32).reshape(-1, 4)
 
 
 def compiled_fit(game: kw.Game, model: int) -> tuple[int, int, float]:

@@ -121,6 +121,21 @@ def _masks(locs: np.ndarray, players: int) -> np.ndarray:
     return out.view("<u8")[:, :, 0].astype(np.uint64)
 
 
+def likelihood_event(e: Event) -> tuple[int, int, int, int] | None:
+    """An event as a row of ``_core.kw_ask_likelihood``'s ``events``: ``(0, asker,
+    target, 2 * card + hit)`` for an ask, ``(1, player, quartet, 0)`` for a lay,
+    ``None`` for any other event.
+
+    >>> likelihood_event(Asked(asker=1, target=2, card=5, hit=True)), likelihood_event(Laid(player=0, quartet=3))
+    ((0, 1, 2, 11), (1, 0, 3, 0))
+    """
+    if isinstance(e, Asked):
+        return (0, e.asker, e.target, 2 * e.card + int(e.hit))
+    if isinstance(e, Laid):
+        return (1, e.player, e.quartet, 0)
+    return None
+
+
 @dataclass(frozen=True)
 class _Record:
     """The public record as the rollouts keep it (the arrays of ``kw_rollouts``):
@@ -324,15 +339,16 @@ class PlanningBot(InferenceBot):
 
     def _observe(self, e: Event) -> None:
         super()._observe(e)
+        row = likelihood_event(e)
+        if row is not None:
+            self._events.append(row)
         if isinstance(e, Laid):
-            self._events.append((1, e.player, e.quartet, 0))
             self._quartets[e.player] += 1
             self._last_lay[e.player] = self._lay_count
             self._lay_count += 1
             if e.player == self._turn_player:
                 self._turn_lays += 1
         elif isinstance(e, Asked):
-            self._events.append((0, e.asker, e.target, 2 * e.card + int(e.hit)))
             if e.asker != self._turn_player:
                 self._turn_player, self._turn_lays, self._turn_misses = e.asker, 0, 0
             if not e.hit:
