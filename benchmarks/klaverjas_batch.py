@@ -98,7 +98,7 @@ def main() -> None:
     import distributed
 
     (cluster, client), t_start = timed(lambda: (lambda cl: (cl, distributed.Client(cl)))(
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
                                  host="127.0.0.1")))
     with cluster, client:
         client.submit(_noop, 0).result()                 # workers warm: the code imported

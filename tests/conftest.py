@@ -27,6 +27,6 @@ def dask_client():
     shared by the tests of a session (skipped without dask.distributed)."""
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, host="127.0.0.1")
+                                       dashboard_address="127.0.0.1:0", host="127.0.0.1")
     with cluster, distributed.Client(cluster) as c:
         yield c
