@@ -21,10 +21,15 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_client():
     """A client of a LocalCluster of two worker processes (one thread each),
-    shared by the tests of a session (skipped without dask.distributed)."""
+    shared by the tests of a module (skipped without dask.distributed).
+
+    The scheduler runs in a thread of the test process and draws from the
+    global ``random`` module; closing it with the module keeps it from
+    running beside the later modules' hypothesis tests, which check that
+    nothing else touches that state while they draw examples."""
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        dashboard_address="127.0.0.1:0", host="127.0.0.1")
