@@ -5,7 +5,8 @@ Decks live in :mod:`~quartet_solver.kwartet.decks`, rule options in
 :mod:`~quartet_solver.kwartet.game`, exact inference in
 :mod:`~quartet_solver.kwartet.knowledge`, bots in
 :mod:`~quartet_solver.kwartet.bots`, the planning player in
-:mod:`~quartet_solver.kwartet.planning` and bot tournaments in
+:mod:`~quartet_solver.kwartet.planning`, written game records in
+:mod:`~quartet_solver.kwartet.record` and bot tournaments in
 :mod:`~quartet_solver.kwartet.simulate`; the names below are the public API.
 
 >>> from quartet_solver import kwartet as kw
@@ -24,6 +25,7 @@ from .decks import THEMED_DECKS, Deck, Quartet
 from .game import Asked, Dealt, Drew, Game, Laid, Revealed
 from .knowledge import LAID, PILE, Knowledge
 from .planning import OPPONENT_MODELS, Decision, PlanningBot
+from .record import parse_events, replay_record
 from .rules import Rules
 from .simulate import BotStats, SimulationResult, make_bot, simulate
 
@@ -52,6 +54,8 @@ __all__ = [
     "THEMED_DECKS",
     "View",
     "make_bot",
+    "parse_events",
     "play",
+    "replay_record",
     "simulate",
 ]

@@ -102,6 +102,11 @@ class View:
     def n_events(self) -> int:
         return len(self._game._history)
 
+    def knowledge_at_deal(self) -> Knowledge:
+        """A fresh :class:`~.knowledge.Knowledge` of this seat right after the deal."""
+        g = self._game
+        return Knowledge(g.deck, g.players, self.seat, g.initial_hands[self.seat], rules=g.rules, dealer=g.dealer)
+
 
 class Bot:
     """Base class: subclasses implement :meth:`choose`."""
@@ -116,7 +121,11 @@ class Bot:
 
     def start(self, game: Game, seat: int) -> None:
         """Begin a new game in seat ``seat``."""
-        self.view = View(game, seat)
+        self._begin(View(game, seat))
+
+    def _begin(self, view: View) -> None:
+        """Begin a new game seen through ``view`` (subclasses reset their memory here)."""
+        self.view = view
 
     def choose(self) -> Action:
         """The next action of this bot's seat (it is its turn)."""
@@ -169,12 +178,12 @@ class MemoryBot(Bot):
 
     name = "memory"
 
-    def start(self, game: Game, seat: int) -> None:
-        super().start(game, seat)
-        n = game.players
+    def _begin(self, view: View) -> None:
+        super()._begin(view)
+        n = view.players
         self._seen = 1
-        self._holder = [-1] * len(game.deck)
-        self._notat = [0] * len(game.deck)
+        self._holder = [-1] * len(view.deck)
+        self._notat = [0] * len(view.deck)
         self._hasq = [0] * n  # per player: mask of quartets they asked for
         self._public_q = 0  # quartets this seat has shown interest in
 
@@ -279,11 +288,9 @@ class InferenceBot(MemoryBot):
     collector_odds = 12.0
     """Odds factor for a card of a quartet its (possible) holder has asked for."""
 
-    def start(self, game: Game, seat: int) -> None:
-        super().start(game, seat)
-        self.knowledge: Knowledge | None = Knowledge(
-            game.deck, game.players, seat, game.initial_hands[seat], rules=game.rules, dealer=game.dealer
-        )
+    def _begin(self, view: View) -> None:
+        super()._begin(view)
+        self.knowledge: Knowledge | None = view.knowledge_at_deal()
 
     def _observe(self, e: Event) -> None:
         super()._observe(e)

@@ -7,6 +7,8 @@
     quartet-solver kwartet play --seed 3 --bots inference,novice,novice --seat 0
     quartet-solver kwartet play --seed 3 --bots planning,memory,memory,memory
     quartet-solver kwartet simulate --bots planning,memory,memory,memory --games 20 --time-budget 0.1
+    quartet-solver kwartet advise --deck standard:AKQJ --players 3 --hand "Ac Ad Qc Jc Js" \\
+        --events "1 asks 2 for Ks: yes; 1 asks 0 for Kh: no"
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +27,7 @@ from .decks import THEMED_DECKS, Deck
 from .game import Asked, Drew, Game, Laid, Revealed
 from .knowledge import Knowledge
 from .planning import OPPONENT_MODELS, PlanningBot
+from .record import replay_record
 from .rules import Rules
 from .simulate import SimulationResult, bot_seed, make_bot, simulate
 
@@ -203,18 +207,85 @@ def _cmd_infer(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_record(args: argparse.Namespace) -> str:
+    """The written record of ``--events`` and ``--record`` (a file, or - for standard input)."""
+    parts = []
+    if args.record is not None:
+        if args.record == "-":
+            parts.append(sys.stdin.read())
+        else:
+            try:
+                with open(args.record, encoding="utf-8") as f:
+                    parts.append(f.read())
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InvalidStateError(f"cannot read --record {args.record!r}: {exc}") from None
+    if args.events is not None:
+        parts.append(args.events)
+    return "\n".join(parts)
+
+
+def _cmd_advise(args: argparse.Namespace) -> int:
+    deck = _deck(args.deck)
+    rules = _rules(args)
+    k = Knowledge(deck, args.players, args.seat, args.hand, rules=rules, dealer=args.dealer)
+    replay_record(k, _read_record(args))
+    options = {key: getattr(args, key) for key in PLANNER_FLAGS if getattr(args, key, None) is not None}
+    decision = PlanningBot(seed=args.seed, **options).advise(k)
+    probs = k.probabilities()
+    rows: list[dict[str, Any]] = [
+        {"target": t, "card": deck.full_name(c), "hit_chance": float(probs[t, c]), "estimate": prior, "value": value}
+        for (t, c), prior, value in zip(decision.candidates, decision.prior, decision.values)]
+    best = rows[decision.chosen]
+    if args.json:
+        out: dict[str, Any] = {
+            "seat": args.seat, "hand": deck.names(k.hand), "hand_sizes": list(k.hand_sizes), "pile": k.pile_size,
+            "events": len(k.events), "advice": {"target": best["target"], "card": best["card"]},
+            "candidates": rows, "chosen": decision.chosen, "rollouts": decision.rollouts,
+            "seconds": decision.seconds,
+        }
+        if args.probabilities:
+            out["knowledge"] = k.to_dict()
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    n = len(k.events)
+    print(f"player {args.seat} after {n} event{'' if n == 1 else 's'} (hand: {deck.format(k.hand)}; "
+          f"hand sizes {list(k.hand_sizes)})")
+    if args.probabilities:
+        print(k.pretty())
+    print(f"{'ask':<36} {'hit chance':>10} {'estimate':>9} {'value':>7}")
+    for i, r in enumerate(rows):
+        mark = ">" if i == decision.chosen else " "
+        print(f"{mark} {'P' + str(r['target']) + ' for ' + r['card']:<34} {r['hit_chance']:>10.3f} "
+              f"{r['estimate']:>9.3f} {r['value']:>7.3f}")
+    print("hit chance: the exact posterior; estimate: the same, corrected for players asking in the quartets "
+          "they collect; value: the planner's mean outcome of the ask (its win share + 0.25 x its quartet share)")
+    print(f"advice: ask player {best['target']} for {best['card']} "
+          f"({decision.rollouts} rollouts, {decision.seconds:.2f} s)")
+    return 0
+
+
 def _add_game_args(p: argparse.ArgumentParser, bots_default: str) -> None:
     p.add_argument("--bots", default=bots_default,
                    help=f"comma-separated bots, one per seat: novice, memory, inference, planning "
                         f"(default {bots_default})")
     p.add_argument("--deck", default="classic",
                    help="classic (32), nature (40), world (48), standard, standard:AKQJ..., or a .json/.toml file")
+    _add_rules_args(p)
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    _add_planner_args(p)
+
+
+def _add_rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="standard", help=f"preset: {', '.join(Rules.PRESETS)}")
     p.add_argument("--bonus-turn", action="store_true", help="completing a quartet earns a free miss")
     p.add_argument("--dealer-takes-rest", action="store_true", help="the dealer takes the deal's remainder")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+
+
+def _add_planner_args(p: argparse.ArgumentParser) -> None:
     d = {k: v.default for k, v in inspect.signature(PlanningBot.__init__).parameters.items()}
-    g = p.add_argument_group("planning bot", "options of every planning bot in --bots (default: the bot's own)")
+    about = ("options of every planning bot in --bots (default: the bot's own)" if "--bots" in p._option_string_actions
+             else "options of the planner (default: the bot's own)")
+    g = p.add_argument_group("planning bot", about)
     g.add_argument("--samples", type=int, help=f"deals drawn from the posterior per decision (default {d['samples']})")
     g.add_argument("--candidates", type=int, help=f"candidate asks compared per decision (default {d['candidates']})")
     g.add_argument("--diverse", type=int,
@@ -265,5 +336,27 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     inf.add_argument("--seat", type=int, default=0, help="the observer (default 0)")
     add_common(inf)
     inf.set_defaults(handler=_cmd_infer)
+
+    ad = sub.add_parser(
+        "advise", help="the planner's ask for a position of a real game",
+        description="Read a game from one player's seat (the dealt hand and the public events: asks, "
+        "answers, lays) and print the ask the planning bot would make there, with each candidate's exact hit "
+        "chance and rollout value. The events are written one a line (or separated by ';'): "
+        "'1 asks 2 for Ks: yes', '2 asks 0 for Jd: no', '1 lays K'; seats count from 0.",
+    )
+    ad.add_argument("--deck", default="classic",
+                    help="classic (32), nature (40), world (48), standard, standard:AKQJ..., or a .json/.toml file")
+    ad.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    ad.add_argument("--seat", type=int, default=0, help="your seat, the player to move (default 0)")
+    ad.add_argument("--hand", required=True, help="the hand you were dealt, e.g. 'Ac Ad Qc Jc Js' or 'Bach, Mozart'")
+    ad.add_argument("--dealer", type=int, help="the dealer's seat (default: the last seat)")
+    _add_rules_args(ad)
+    ad.add_argument("--events", help="the events so far, separated by ';' or new lines")
+    ad.add_argument("--record", metavar="FILE", help="a file of events, one a line ('#' comments); - reads stdin")
+    ad.add_argument("--probabilities", action="store_true", help="also print every card's exact location posterior")
+    ad.add_argument("--seed", type=int, default=0, help="random seed of the planner (default 0)")
+    _add_planner_args(ad)
+    add_common(ad)
+    ad.set_defaults(handler=_cmd_advise)
 
 

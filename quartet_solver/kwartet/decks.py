@@ -363,6 +363,8 @@ class Deck:
 
         >>> Deck.standard("KA").card("as")
         7
+        >>> Deck.standard("KA").card("A: As")
+        7
         >>> Deck.standard("KA").card("Qh")
         Traceback (most recent call last):
         ...
@@ -386,7 +388,10 @@ class Deck:
             try:
                 c = Card.parse(card)
             except NotationError:
-                raise NotationError(f"unknown card {card!r} in deck {self._name!r}") from None
+                idx = self._card_index.get(_key(card))  # "Quartet: Card", as full_name writes it
+                if idx is None:
+                    raise NotationError(f"unknown card {card!r} in deck {self._name!r}") from None
+                return idx
             return self._standard_index(c, card)
         idx = self._card_index.get(_key(card))
         if idx is None:

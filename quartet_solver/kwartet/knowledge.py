@@ -194,6 +194,19 @@ class Knowledge:
         self._version = 0
         self._cache: tuple[int, Any] | None = None
         self.events: list[Event] = []
+        self._dealt = (hmask, tuple(sizes), pile_size)  # what the deal showed this player
+
+    def at_deal(self) -> Knowledge:
+        """A fresh knowledge of the same player right after the same deal (no events).
+
+        >>> from quartet_solver.kwartet import Deck
+        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
+        >>> k.ask(asker=1, target=2, card="Ks", success=True)
+        >>> k.count(), k.at_deal().count()
+        (1050, 2688)
+        """
+        hand, sizes, pile = self._dealt
+        return Knowledge(self.deck, self.players, self.me, hand, rules=self._variant, hand_sizes=sizes, pile=pile)
 
     # -- construction from a game / log ---------------------------------------------
 
@@ -454,6 +467,11 @@ class Knowledge:
     def hand_sizes(self) -> tuple[int, ...]:
         """Current hand sizes by seat."""
         return tuple(self._sizes[: self.players])
+
+    @property
+    def hand(self) -> int:
+        """The observer's own hand now (mask)."""
+        return self._known[self.me]
 
     @property
     def pile_size(self) -> int:

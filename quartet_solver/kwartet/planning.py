@@ -51,6 +51,7 @@ True
 
 from __future__ import annotations
 
+import random as _random
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -61,10 +62,11 @@ from .. import _core
 from ..checks import as_int, check_choice
 from ..deprecation import keyword_options
 from ..errors import InvalidStateError
-from .bots import Action, InferenceBot
-from .game import Asked, Event, Game, Laid
-from .knowledge import PILE
-from .rules import check_count
+from .bots import Action, InferenceBot, View
+from .decks import Deck
+from .game import Asked, Dealt, Event, Laid
+from .knowledge import PILE, Knowledge
+from .rules import Rules, check_count
 
 __all__ = ["PlanningBot", "Decision", "OPPONENT_MODELS"]
 
@@ -198,6 +200,103 @@ def _check_positive(value: object, what: str) -> int:
     return n
 
 
+class _PositionView(View):
+    """A seat's view of a real game, built from that player's :class:`~.knowledge.Knowledge`
+    (the other hands unknown), with the player to move: what :meth:`PlanningBot.advise` plays from."""
+
+    __slots__ = ("_knowledge", "_rules", "_events")
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        if not isinstance(knowledge, Knowledge):
+            raise InvalidStateError(f"knowledge must be a kwartet.Knowledge, got {knowledge!r}")
+        k = knowledge
+        rules = k._variant if k._variant is not None else Rules()
+        me = k.me
+        if k._broken:
+            raise InvalidStateError(f"exact inference unavailable for player {me}: {k._broken}")
+        if rules.draw_pile or rules.memory:
+            raise InvalidStateError(
+                f"the planner's rollouts do not model a draw pile or memory cards ({rules!r}); "
+                f"Knowledge.probabilities() still gives player {me}'s exact posterior")
+        hand = k.hand
+        for q in range(k.deck.n_quartets):
+            if hand >> (4 * q) & 0xF == 0xF:
+                raise InvalidStateError(
+                    f"player {me} holds all of quartet {k.deck.quartets[q].name!r}: lay it down first (Knowledge.lay)")
+        if k.laid_mask == k.deck.full_mask:
+            raise InvalidStateError("the game is over: every quartet is laid")
+        if not hand:
+            raise InvalidStateError(f"player {me} has no cards, so has no ask")
+        if not any(n for p, n in enumerate(k.hand_sizes) if p != me):
+            raise InvalidStateError(f"no opponent of player {me} holds cards, so player {me} has no ask")
+        self._knowledge = k
+        self._rules = rules
+        # the log as a game keeps it: the deal (its dealer unknown here, and read by no bot) first
+        self._events: list[Event] = [Dealt(-1, k._dealt[1], k._dealt[2]), *k.events]
+        self.seat = me
+
+    @property
+    def deck(self) -> Deck:
+        return self._knowledge.deck
+
+    @property
+    def players(self) -> int:
+        return self._knowledge.players
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def hand(self) -> int:
+        return self._knowledge.hand
+
+    @property
+    def initial_hand(self) -> int:
+        return self._knowledge._dealt[0]
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return self._knowledge.hand_sizes
+
+    @property
+    def dealer(self) -> int:
+        raise InvalidStateError("a position given by a Knowledge does not say who dealt")
+
+    def targets(self) -> list[int]:
+        return [t for t, n in enumerate(self.hand_sizes) if t != self.seat and n]
+
+    def askable(self) -> int:
+        hand = self.hand
+        m = 0
+        for q in range(self.deck.n_quartets):
+            if hand >> (4 * q) & 0xF:
+                m |= 0xF << (4 * q)
+        return m & ~hand
+
+    def legal_asks(self) -> list[tuple[int, int]]:
+        cards = [c for c in range(len(self.deck)) if self.askable() >> c & 1]
+        return [(t, c) for t in self.targets() for c in cards]
+
+    def can_reveal(self) -> bool:
+        return False
+
+    @property
+    def middle(self) -> int:
+        return self._knowledge.pile_size
+
+    def events_since(self, start: int) -> list[Event]:
+        start = check_count(start, "start")
+        return list(self._events[start:])
+
+    @property
+    def n_events(self) -> int:
+        return len(self._events)
+
+    def knowledge_at_deal(self) -> Knowledge:
+        return self._knowledge.at_deal()
+
+
 class PlanningBot(InferenceBot):
     """Plans each ask by determinized rollouts over deals sampled from the posterior
     (see the module docstring).
@@ -320,9 +419,9 @@ class PlanningBot(InferenceBot):
         return tuple(None if p == self.view.seat else ("memory" if m else "public")
                      for p, m in enumerate(self._memory_like))
 
-    def start(self, game: Game, seat: int) -> None:
-        super().start(game, seat)
-        n = game.players
+    def _begin(self, view: View) -> None:
+        super()._begin(view)
+        n = view.players
         self._quartets = [0] * n
         self._last_lay = [-1] * n
         self._lay_count = 0
@@ -331,7 +430,7 @@ class PlanningBot(InferenceBot):
         self._turn_player = -1
         self._events: list[tuple[int, int, int, int]] = []  # asks and lays, for kw_ask_likelihood
         # the opponents modelled as MemoryBots (see OPPONENT_MODELS)
-        self._memory_like = [self.opponents != "public" and p != seat for p in range(n)]
+        self._memory_like = [self.opponents != "public" and p != view.seat for p in range(n)]
         self._evidence = np.zeros((2, n))  # log evidence (up to a constant) of the MemoryBot and the shared model
         self.decisions = 0
         self.rollouts = 0
@@ -579,6 +678,15 @@ class PlanningBot(InferenceBot):
         short = self._shortlist(scored)
         if len(short) == 1:
             return ("ask", short[0][1], short[0][2])
+        decision = self._decide(short, first, t0)
+        return ("ask",) + decision.candidates[decision.chosen]
+
+    def _decide(self, short: list[tuple[float, int, int]], first: np.ndarray, t0: float) -> Decision:
+        """Roll out the candidates ``short`` on the deals ``first`` (and, with a time
+        budget, fresh rounds of deals until it is spent); the decision, also kept as
+        :attr:`last_decision`."""
+        v = self.view
+        assert v is not None
         asks = [(t, c) for _, t, c in short]
         model = np.array(self._memory_like, dtype=np.uint8)
         record = self._record()
@@ -601,5 +709,43 @@ class PlanningBot(InferenceBot):
         self.last_decision = Decision(
             tuple(asks), tuple(s for s, _, _ in short), tuple(float(x) for x in values),
             n * len(short), time.perf_counter() - t0, best)
-        return ("ask", short[best][1], short[best][2])
+        return self.last_decision
+
+    def advise(self, knowledge: Knowledge) -> Decision:
+        """The ask this bot would make now in the seat of ``knowledge``'s observer,
+        whose turn it is: a position of a real game, given by what that player knows
+        (their dealt hand and the public events, see :class:`~.knowledge.Knowledge`).
+
+        The bot starts afresh on the position (any game it was playing is ended), reads
+        the events as it would have seen them in play, and decides as :meth:`choose`
+        does, from the same seed the same decision; every candidate is rolled out, also
+        when only one ask is legal.  The candidates' ``values`` are the bot's mean
+        rollout outcome: its share of the win plus :attr:`quartet_weight` x its
+        quartets / the deck's quartets.
+
+        Raises :class:`~quartet_solver.errors.InvalidStateError` for a position the
+        planner cannot take: the observer has no cards or nobody to ask, the game is
+        over, a complete quartet is still in the observer's hand, the rules have a draw
+        pile or memory cards, or exact inference is unavailable.
+
+        >>> from quartet_solver.kwartet import Deck, Knowledge
+        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
+        >>> k.ask(asker=1, target=2, card="Ks", success=True)
+        >>> k.ask(asker=1, target=0, card="Kh", success=False)
+        >>> d = PlanningBot(seed=1, samples=200).advise(k)
+        >>> [(target, k.deck.full_name(card)) for target, card in d.candidates]
+        [(1, 'J: Jd'), (1, 'J: Jh'), (1, 'A: Ah'), (1, 'A: As'), (1, 'Q: Qd')]
+        >>> d.chosen, round(d.values[d.chosen], 3)
+        (1, 0.197)
+        """
+        view = _PositionView(knowledge)
+        self.rng = _random.Random(self.seed)
+        self._begin(view)
+        self._update()
+        if self.knowledge is None:
+            raise InvalidStateError(f"exact inference is unavailable for player {view.seat}'s position")
+        scored = self._scores()
+        t0 = time.perf_counter()
+        first = self._deals(self.samples)
+        return self._decide(self._shortlist(scored), first, t0)
 

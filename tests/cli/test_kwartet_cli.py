@@ -108,3 +108,50 @@ def test_planning_bot_options_bad_input():
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
     code, out, err = run(["kwartet", "play", "--bots", "memory,memory,memory", "--samples", "20"])
     assert "--samples" in err and "planning" in err
+
+
+def test_advise_reads_a_written_game_and_gives_the_planner_choice(tmp_path):
+    from quartet_solver import kwartet as kw
+
+    events = "1 asks 2 for Ks: yes; 1 asks 0 for Kh: no\n2 asks 1 for Qd: no  # a note"
+    record = tmp_path / "game.txt"
+    record.write_text(events.replace("; ", "\n"), encoding="utf-8")
+    base = ["kwartet", "advise", "--deck", "standard:AKQJ", "--players", "3", "--hand", "Ac Ad Qc Jc Js",
+            "--samples", "200", "--seed", "5"]
+    code, out, err = run([*base, "--events", events, "--json", "--probabilities"])
+    assert code == 0, err
+    data = json.loads(out)
+    # the same decision as the library's, on the same position and seed
+    deck = kw.Deck.standard("AKQJ")
+    k = kw.Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+    kw.replay_record(k, events)
+    d = kw.PlanningBot(seed=5, samples=200).advise(k)
+    assert [(r["target"], r["card"]) for r in data["candidates"]] == [(t, deck.full_name(c)) for t, c in d.candidates]
+    assert [r["value"] for r in data["candidates"]] == list(d.values)
+    assert data["chosen"] == d.chosen and data["advice"]["card"] == deck.full_name(d.candidates[d.chosen][1])
+    probs = k.probabilities()
+    assert [r["hit_chance"] for r in data["candidates"]] == [float(probs[t, c]) for t, c in d.candidates]
+    assert data["knowledge"]["deals"] == str(k.count()) and data["hand_sizes"] == list(k.hand_sizes)
+    # a record file, and standard input, give the same
+    code, out2, err = run([*base, "--record", str(record), "--json", "--probabilities"])
+    assert code == 0, err
+    assert json.loads(out2)["candidates"] == data["candidates"]
+    code, out3, err = run([*base, "--record", "-", "--json", "--probabilities"], stdin=events)
+    assert json.loads(out3)["candidates"] == data["candidates"]
+    code, text, err = run(base + ["--events", events])
+    assert code == 0 and "advice: ask player" in text and text.count("\n> ") == 1
+
+
+def test_advise_bad_input_is_one_line_and_exit_2(tmp_path):
+    base = ["kwartet", "advise", "--deck", "standard:AKQJ", "--players", "3", "--samples", "20"]
+    for args in (["--hand", "Ac Ad Qc Jc"],  # four cards, five dealt
+                 ["--hand", "Ac Ad Qc Jc Zz"],
+                 ["--hand", "Ac Ad Qc Jc Js", "--events", "1 takes Ks"],
+                 ["--hand", "Ac Ad Qc Jc Js", "--events", "1 asks 2 for Ks: yes; 2 asks 0 for Ac: no"],
+                 ["--hand", "Ac Ad Qc Jc Js", "--events", "5 asks 0 for Kh: no"],
+                 ["--hand", "Ac Ad Qc Jc Js", "--seat", "3"],
+                 ["--hand", "Ac Ad Qc Jc Js", "--record", str(tmp_path / "missing.txt")],
+                 ["--hand", "Ac Ad Qc Jc Js", "--samples", "0"],
+                 ["--hand", "Ac Ad Qc Jc Js", "--rules", "draw"]):
+        code, out, err = run([*base, *args])
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
