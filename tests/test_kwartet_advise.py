@@ -45,13 +45,15 @@ def _written(deck: Deck, events: list[kw.Event], rng: random.Random) -> str:
     return joiner.join(lines)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6), asks=st.integers(0, 45), players=st.integers(3, 5),
-       bonus=st.booleans(), depth=st.integers(1, 2), opponents=st.sampled_from(kw.OPPONENT_MODELS))
-def test_advice_is_the_decision_of_a_bot_in_play(seed, asks, players, bonus, depth, opponents):
+       deck=st.sampled_from(["classic", "world", "AKQJ"]), bonus=st.booleans(), dealer_takes=st.booleans(),
+       depth=st.integers(1, 2), opponents=st.sampled_from(kw.OPPONENT_MODELS))
+def test_advice_is_the_decision_of_a_bot_in_play(seed, asks, players, deck, bonus, dealer_takes, depth, opponents):
     """The position seen through a Knowledge gives the very decision a fresh bot makes
     in the game itself: the same candidates, estimates, rollout values and choice."""
-    game, _ = _game_to(DECKS["classic"], players, seed, asks, Rules(bonus_turn=bonus))
+    rules = Rules(bonus_turn=bonus, remainder="dealer" if dealer_takes else "pile")
+    game, _ = _game_to(DECKS[deck], players, seed, asks, rules)
     if game.is_over:
         return
     me = game.to_move
@@ -205,3 +207,23 @@ def test_record_errors_name_the_line():
         kw.replay_record(k, "2 asks 0 for Ac: no")
     with pytest.raises(InvalidStateError, match="kwartet.Knowledge"):
         kw.replay_record(None, "")  # type: ignore[arg-type]
+
+
+def test_decision_errors_are_the_standard_errors_of_the_values(monkeypatch):
+    game, _ = _game_to(DECKS["classic"], 4, 11, 6, Rules())
+    k = Knowledge.from_game(game, game.to_move)
+    seen = []
+    real = PlanningBot._values
+
+    def spy(self, deals, record, asks, model):
+        out = real(self, deals, record, asks, model)
+        seen.append(out)
+        return out
+
+    monkeypatch.setattr(PlanningBot, "_values", spy)
+    d = PlanningBot(seed=1, samples=80).advise(k)
+    (value,) = seen
+    assert value.shape == (len(d.candidates), 80)
+    assert d.values == tuple(float(x) for x in value.mean(axis=1))
+    assert d.errors == tuple(float(x) for x in value.std(axis=1, ddof=1) / 80 ** 0.5)
+    assert d.to_dict()["errors"] == list(d.errors)

@@ -59,7 +59,7 @@ def test_deterministic_for_a_seed_and_recorded():
     assert a.decisions > 0 and a.rollouts > 0
     d = a.last_decision
     assert d is not None and 0 <= d.chosen < len(d.candidates) == len(d.values) == len(d.prior)
-    assert set(d.to_dict()) == {"candidates", "prior", "values", "rollouts", "seconds", "chosen"}
+    assert set(d.to_dict()) == {"candidates", "prior", "values", "errors", "rollouts", "seconds", "chosen"}
 
 
 def test_time_budget_runs_rounds():

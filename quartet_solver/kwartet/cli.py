@@ -233,8 +233,9 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     decision = PlanningBot(seed=args.seed, **options).advise(k)
     probs = k.probabilities()
     rows: list[dict[str, Any]] = [
-        {"target": t, "card": deck.full_name(c), "hit_chance": float(probs[t, c]), "estimate": prior, "value": value}
-        for (t, c), prior, value in zip(decision.candidates, decision.prior, decision.values)]
+        {"target": t, "card": deck.full_name(c), "hit_chance": float(probs[t, c]), "estimate": prior, "value": value,
+         "error": error}
+        for (t, c), prior, value, error in zip(decision.candidates, decision.prior, decision.values, decision.errors)]
     best = rows[decision.chosen]
     if args.json:
         out: dict[str, Any] = {
@@ -252,13 +253,14 @@ def _cmd_advise(args: argparse.Namespace) -> int:
           f"hand sizes {list(k.hand_sizes)})")
     if args.probabilities:
         print(k.pretty())
-    print(f"{'ask':<36} {'hit chance':>10} {'estimate':>9} {'value':>7}")
+    print(f"{'ask':<36} {'hit chance':>10} {'estimate':>9} {'value':>7} {'+-':>6}")
     for i, r in enumerate(rows):
         mark = ">" if i == decision.chosen else " "
         print(f"{mark} {'P' + str(r['target']) + ' for ' + r['card']:<34} {r['hit_chance']:>10.3f} "
-              f"{r['estimate']:>9.3f} {r['value']:>7.3f}")
+              f"{r['estimate']:>9.3f} {r['value']:>7.3f} {r['error']:>6.3f}")
     print("hit chance: the exact posterior; estimate: the same, corrected for players asking in the quartets "
-          "they collect; value: the planner's mean outcome of the ask (its win share + 0.25 x its quartet share)")
+          "they collect; value: the planner's mean outcome of the ask (its win share + 0.25 x its quartet share) "
+          "over its played-out games, +- one standard error")
     print(f"advice: ask player {best['target']} for {best['card']} "
           f"({decision.rollouts} rollouts, {decision.seconds:.2f} s)")
     return 0

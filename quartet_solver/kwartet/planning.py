@@ -81,7 +81,11 @@ decision, by the model under which its asks so far are the more likely."""
 class Decision:
     """One decision of a :class:`PlanningBot`: the candidate asks ``(target, card)``,
     their prior hit chances (the :class:`~.bots.InferenceBot` estimate), their mean
-    rollout values, the rollouts run, the seconds taken and the chosen index."""
+    rollout values, the rollouts run, the seconds taken, the chosen index, and the
+    standard error of each mean value over the deals it was rolled out on.  The
+    candidates are rolled out on the same deals with the same random streams, so the
+    choice, which compares them deal by deal (:meth:`PlanningBot._select`), tells
+    them apart more finely than these errors alone suggest."""
 
     candidates: tuple[tuple[int, int], ...]
     prior: tuple[float, ...]
@@ -89,12 +93,14 @@ class Decision:
     rollouts: int
     seconds: float
     chosen: int
+    errors: tuple[float, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "candidates": [list(c) for c in self.candidates],
             "prior": list(self.prior),
             "values": list(self.values),
+            "errors": list(self.errors),
             "rollouts": self.rollouts,
             "seconds": self.seconds,
             "chosen": self.chosen,
@@ -703,12 +709,13 @@ class PlanningBot(InferenceBot):
         value = np.concatenate(rounds, axis=1)  # [candidate, deal]
         n = value.shape[1]
         values = value.mean(axis=1)
+        errors = value.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else np.zeros(len(short))
         best = self._select(value)
         self.decisions += 1
         self.rollouts += n * len(short)
         self.last_decision = Decision(
             tuple(asks), tuple(s for s, _, _ in short), tuple(float(x) for x in values),
-            n * len(short), time.perf_counter() - t0, best)
+            n * len(short), time.perf_counter() - t0, best, tuple(float(x) for x in errors))
         return self.last_decision
 
     def advise(self, knowledge: Knowledge) -> Decision:

@@ -128,6 +128,7 @@ def test_advise_reads_a_written_game_and_gives_the_planner_choice(tmp_path):
     d = kw.PlanningBot(seed=5, samples=200).advise(k)
     assert [(r["target"], r["card"]) for r in data["candidates"]] == [(t, deck.full_name(c)) for t, c in d.candidates]
     assert [r["value"] for r in data["candidates"]] == list(d.values)
+    assert [r["error"] for r in data["candidates"]] == list(d.errors)
     assert data["chosen"] == d.chosen and data["advice"]["card"] == deck.full_name(d.candidates[d.chosen][1])
     probs = k.probabilities()
     assert [r["hit_chance"] for r in data["candidates"]] == [float(probs[t, c]) for t, c in d.candidates]
