@@ -6,7 +6,8 @@ Decks live in :mod:`~quartet_solver.kwartet.decks`, rule options in
 :mod:`~quartet_solver.kwartet.knowledge`, bots in
 :mod:`~quartet_solver.kwartet.bots`, the planning player in
 :mod:`~quartet_solver.kwartet.planning`, written game records in
-:mod:`~quartet_solver.kwartet.record` and bot tournaments in
+:mod:`~quartet_solver.kwartet.record`, a seat played from the console in
+:mod:`~quartet_solver.kwartet.console` and bot tournaments in
 :mod:`~quartet_solver.kwartet.simulate`; the names below are the public API.
 
 >>> from quartet_solver import kwartet as kw
@@ -21,6 +22,7 @@ True
 """
 
 from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, View, play
+from .console import ConsolePlayer
 from .decks import THEMED_DECKS, Deck, Quartet
 from .game import Asked, Dealt, Drew, Game, Laid, Revealed
 from .knowledge import LAID, PILE, Knowledge
@@ -33,6 +35,7 @@ __all__ = [
     "Asked",
     "Bot",
     "BotStats",
+    "ConsolePlayer",
     "Dealt",
     "Decision",
     "Deck",

@@ -6,6 +6,7 @@
     quartet-solver kwartet deck --deck world
     quartet-solver kwartet play --seed 3 --bots inference,novice,novice --seat 0
     quartet-solver kwartet play --seed 3 --bots planning,memory,memory,memory
+    quartet-solver kwartet play --seed 3 --bots planning,planning,planning,planning --you 0
     quartet-solver kwartet simulate --bots planning,memory,memory,memory --games 20 --time-budget 0.1
     quartet-solver kwartet advise --deck standard:AKQJ --players 3 --hand "Ac Ad Qc Jc Js" \\
         --events "1 asks 2 for Ks: yes; 1 asks 0 for Kh: no"
@@ -24,7 +25,8 @@ from ..errors import InvalidStateError
 from ..progress import Progress
 from .bots import Bot, play
 from .decks import THEMED_DECKS, Deck
-from .game import Asked, Drew, Game, Laid, Revealed
+from .console import ConsolePlayer, GameLeft
+from .game import Asked, Drew, Event, Game, Laid, Revealed
 from .knowledge import Knowledge
 from .planning import OPPONENT_MODELS, PlanningBot
 from .record import replay_record
@@ -79,7 +81,7 @@ def _make_bots(args: argparse.Namespace, seed_of: Callable[[int], int]) -> list[
     ``--bots`` is an error."""
     names = _bots(args.bots)
     options = {k: getattr(args, k) for k in PLANNER_FLAGS if getattr(args, k, None) is not None}
-    if options and not any(n.lower() == "planning" for n in names):
+    if options and not any(n.lower() == "planning" for n in names) and getattr(args, "you", None) is None:
         flags = ", ".join("--" + k.replace("_", "-") for k in options)
         raise InvalidStateError(f"planning bot options ({flags}) need a planning bot in --bots, got {args.bots!r}")
     return [PlanningBot(seed=seed_of(i), **options) if n.lower() == "planning" else make_bot(n, seed=seed_of(i))
@@ -160,27 +162,76 @@ def _new_game(args: argparse.Namespace) -> tuple[Deck, Game, list[Bot]]:
     return deck, Game(deck, players=len(bots), seed=args.seed, rules=_rules(args)), bots
 
 
+def _event_line(deck: Deck, names: list[str], ev: Event) -> str | None:
+    """One event of the log as the play command prints it (``None`` for the deal)."""
+    if isinstance(ev, Asked):
+        return f"{names[ev.asker]} asks {names[ev.target]} for {deck.full_name(ev.card)}: {'yes' if ev.hit else 'no'}"
+    if isinstance(ev, Laid):
+        return f"{names[ev.player]} lays {deck.quartets[ev.quartet].name}"
+    if isinstance(ev, Drew):
+        return f"{names[ev.player]} draws a card"
+    if isinstance(ev, Revealed):
+        return f"{names[ev.player]} turns up {deck.full_name(ev.card)}"
+    return None
+
+
+def _play_with_you(args: argparse.Namespace, deck: Deck, game: Game, bots: list[Bot]) -> int:
+    """``play --you SEAT``: a person types the asks of that seat; the events are shown
+    as they happen."""
+    you = args.you
+    if not 0 <= you < game.players:
+        raise InvalidStateError(f"--you must be a seat in 0..{game.players - 1}, got {you}")
+    if args.json:
+        raise InvalidStateError("--you plays in the terminal; --json is not available with it")
+    if game.rules.memory:
+        raise InvalidStateError("--you does not play memory Kwartet (turning up middle cards)")
+    options = {k: getattr(args, k) for k in PLANNER_FLAGS if getattr(args, k, None) is not None}
+    bots[you] = ConsolePlayer(seed=args.seed * 31 + you, **options)
+    names = [f"P{i}(you)" if i == you else f"P{i}({b.name})" for i, b in enumerate(bots)]
+    print(f"Kwartet, {deck.name} deck, {game.players} players; you are P{you}. Type help for the commands.")
+    for seat, bot in enumerate(bots):
+        bot.start(game, seat)
+    shown = 1
+    try:
+        while not game.is_over:
+            for ev in game.log[shown:]:
+                line = _event_line(deck, names, ev)
+                if line:
+                    print(line)
+            shown = len(game.log)
+            act = bots[game.to_move].choose()
+            if act[0] == "ask":
+                game.ask(act[1], act[2])  # type: ignore[misc]
+            else:
+                game.reveal(act[1])
+    except GameLeft as exc:
+        print(f"{exc}; quartets so far: {list(game.quartets)}")
+        return 0
+    _print_log(deck, names, game, shown)
+    return 0
+
+
+def _print_log(deck: Deck, names: list[str], game: Game, start: int) -> None:
+    """The events of ``game`` from index ``start`` on, then its result."""
+    for ev in game.log[start:]:
+        line = _event_line(deck, names, ev)
+        if line:
+            print(line)
+    print(f"quartets: {list(game.quartets)}; winner(s): {', '.join(names[w] for w in game.winners)}; "
+          f"{game.asks} asks")
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     deck, game, bots = _new_game(args)
+    if args.you is not None:
+        return _play_with_you(args, deck, game, bots)
     play(game, bots)
     if args.json:
         out = game.to_dict()
         out["bots"] = [b.name for b in bots]
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    names = [f"P{i}({b.name})" for i, b in enumerate(bots)]
-    for ev in game.log[1:]:
-        if isinstance(ev, Asked):
-            print(f"{names[ev.asker]} asks {names[ev.target]} for {deck.full_name(ev.card)}: "
-                  f"{'yes' if ev.hit else 'no'}")
-        elif isinstance(ev, Laid):
-            print(f"{names[ev.player]} lays {deck.quartets[ev.quartet].name}")
-        elif isinstance(ev, Drew):
-            print(f"{names[ev.player]} draws a card")
-        elif isinstance(ev, Revealed):
-            print(f"{names[ev.player]} turns up {deck.full_name(ev.card)}")
-    print(f"quartets: {list(game.quartets)}; winner(s): {', '.join(names[w] for w in game.winners)}; "
-          f"{game.asks} asks")
+    _print_log(deck, [f"P{i}({b.name})" for i, b in enumerate(bots)], game, 1)
     return 0
 
 
@@ -324,9 +375,13 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     add_common(de)
     de.set_defaults(handler=_cmd_deck)
 
-    pl = sub.add_parser("play", help="play one game between bots and print its log",
-                        description="Play one game between bots and print every ask, answer and lay.")
+    pl = sub.add_parser("play", help="play one game between bots and print its log, or play one yourself",
+                        description="Play one game between bots and print every ask, answer and lay; with --you, "
+                        "you play a seat yourself in the terminal (type help at your turn; hint shows the "
+                        "planning bot's ask, with the planner flags below).")
     _add_game_args(pl, "inference,memory,novice,novice")
+    pl.add_argument("--you", type=int, metavar="SEAT",
+                    help="play this seat yourself (its bot in --bots sits out)")
     add_common(pl)
     pl.set_defaults(handler=_cmd_play)
 

@@ -156,3 +156,44 @@ def test_advise_bad_input_is_one_line_and_exit_2(tmp_path):
                  ["--hand", "Ac Ad Qc Jc Js", "--rules", "draw"]):
         code, out, err = run([*base, *args])
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
+
+
+def test_play_with_you_a_whole_game_typed():
+    import random
+
+    from quartet_solver import kwartet as kw
+
+    seed, you = 4, 1
+    deck = kw.Deck.themed("classic")
+    # the same game as the command's: its seed, and bot i seeded seed * 31 + i
+    ref = kw.Game(deck, players=3, seed=seed)
+    pick = random.Random(0)
+
+    class Typist(kw.Bot):
+        def choose(self):
+            asks = self._started().legal_asks()
+            return ("ask", *asks[pick.randrange(len(asks))])
+
+    bots = [Typist(seed=0) if i == you else kw.MemoryBot(seed=seed * 31 + i) for i in range(3)]
+    kw.play(ref, bots)
+    typed = [f"P{e.target} for {deck.full_name(e.card)}" for e in ref.log[1:]
+             if isinstance(e, kw.Asked) and e.asker == you]
+    stdin = "help\n" + "\n".join(typed) + "\n"
+    code, out, err = run(["kwartet", "play", "--seed", str(seed), "--bots", "memory,memory,memory",
+                          "--you", str(you)], stdin=stdin)
+    assert code == 0, err
+    assert f"quartets: {list(ref.quartets)}" in out
+    assert "your turn (P1)" in out and "P1(you) asks" in out and "commands:" in out
+
+
+def test_play_with_you_hint_quit_and_errors():
+    base = ["kwartet", "play", "--seed", "2", "--bots", "planning,memory,memory,memory", "--samples", "100"]
+    code, out, err = run([*base, "--you", "0"], stdin="hint\nprobs\nquit\n")
+    assert code == 0, err
+    assert "hint: ask P" in out and "consistent deals" in out and "P0 left the game" in out
+    for args, stdin in ((["--you", "0"], ""),            # input ends before the game does
+                        (["--you", "7"], "quit\n"),
+                        (["--you", "0", "--json"], "quit\n"),
+                        (["--you", "0", "--rules", "memory"], "quit\n")):
+        code, out, err = run([*base, *args], stdin=stdin)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)

@@ -1,0 +1,163 @@
+"""A person at the table: a seat played from a text console, with the planner's hints.
+
+:class:`ConsolePlayer` is a :class:`~.bots.Bot` whose asks are typed in.  On its turn
+it shows the hand, the hand sizes and the quartets laid, then reads commands:
+
+- ``2 Bach`` or ``P2 for Composers: Bach``: ask player 2 for that card;
+- ``hint``: what :class:`~.planning.PlanningBot` would ask here, with every candidate's
+  exact hit chance and rollout value (:meth:`~.planning.PlanningBot.advise`);
+- ``probs``: where every card is, as far as this seat can know (the exact posterior);
+- ``help``; ``quit`` ends the game (:class:`GameLeft`).
+
+``quartet-solver kwartet play --you SEAT`` seats a person this way.
+
+>>> from quartet_solver.kwartet import Deck, Game
+>>> typed = iter(["hint", "P1 for Pizza", "1 Mozart", "1 Bach"])
+>>> shown = []
+>>> me = ConsolePlayer(seed=1, read=lambda prompt: next(typed), write=shown.append, samples=50)
+>>> g = Game(Deck.themed("classic"), players=3, seed=3)
+>>> me.start(g, 0)
+>>> me.choose()
+('ask', 1, 4)
+>>> for line in shown[:2]: print(line)
+your turn (P0); your hand: Mozart, Beethoven, Amsterdam, Rotterdam, Groningen, Canal boat
+cards in hand: P0 6, P1 10, P2 10; quartets: P0 1, P1 0, P2 0
+>>> for line in shown[-2:]: print(line)
+unknown card 'Pizza' in deck 'classic'
+you hold Composers: Mozart yourself
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import InvalidStateError, NotationError
+from .bots import Action, InferenceBot, View
+from .game import Event, Laid
+from .planning import PlanningBot
+
+__all__ = ["ConsolePlayer", "GameLeft"]
+
+HELP = """commands:
+  T CARD      ask player T for CARD (e.g. "2 Bach", "P2 for Composers: Bach")
+  hint        what the planning bot would ask here, and why
+  probs       where every card is, as far as you can know
+  quit        leave the game"""
+
+_ASK = re.compile(r"^[Pp]?(\d{1,3})\s+(?:for\s+)?(.+)$", re.I)
+
+
+class GameLeft(Exception):
+    """The person typed ``quit``: the game ends unfinished."""
+
+
+class ConsolePlayer(InferenceBot):
+    """A seat whose asks a person types (see the module docstring).
+
+    ``read(prompt)`` returns the next line typed (``EOFError`` when input ends, which
+    raises :class:`~quartet_solver.errors.InvalidStateError`: the game cannot go on);
+    ``write(text)`` shows a line.  The keyword options other than ``seed`` are those of
+    the :class:`~.planning.PlanningBot` that gives the hints.
+    """
+
+    name = "you"
+
+    def __init__(self, *, seed: int | str | None = None, read: Callable[[str], str] = input,
+                 write: Callable[[str], None] = print, **planner: Any) -> None:
+        super().__init__(seed=seed)
+        self._read = read
+        self._write = write
+        self.hinter = PlanningBot(seed=seed, **planner)
+
+    def _begin(self, view: View) -> None:
+        super()._begin(view)
+        self.quartets = [0] * view.players
+
+    def _observe(self, e: Event) -> None:
+        super()._observe(e)
+        if isinstance(e, Laid):
+            self.quartets[e.player] += 1
+
+    def _show_position(self) -> None:
+        v = self._started()
+        deck = v.deck
+        self._write(f"your turn (P{v.seat}); your hand: {deck.format(v.hand)}")
+        sizes = ", ".join(f"P{p} {n}" for p, n in enumerate(v.hand_sizes))
+        laid = ", ".join(f"P{p} {n}" for p, n in enumerate(self.quartets))
+        self._write(f"cards in hand: {sizes}; quartets: {laid}")
+
+    def _hint(self) -> None:
+        if self.knowledge is None:
+            self._write("no hint: exact inference is unavailable in this game")
+            return
+        try:
+            d = self.hinter.advise(self.knowledge)
+        except InvalidStateError as exc:
+            self._write(f"no hint: {exc}")
+            return
+        deck = self.knowledge.deck
+        probs = self.knowledge.probabilities()
+        for i, ((t, c), value, err) in enumerate(zip(d.candidates, d.values, d.errors)):
+            mark = ">" if i == d.chosen else " "
+            self._write(f"{mark} P{t} for {deck.full_name(c)}: hit chance {probs[t, c]:.2f}, "
+                        f"value {value:.3f} +- {err:.3f}")
+        t, c = d.candidates[d.chosen]
+        self._write(f"hint: ask P{t} for {deck.full_name(c)} (value: the planner's mean share of the win "
+                    f"+ 0.25 x its quartet share over {d.rollouts // len(d.candidates)} played-out deals)")
+
+    def _parse(self, line: str) -> tuple[int, int] | None:
+        """The legal ask a typed line names, or ``None`` after saying what is wrong."""
+        v = self._started()
+        m = _ASK.match(line)
+        if not m:
+            self._write(f"not an ask: {line!r} (type help)")
+            return None
+        try:
+            card = v.deck.card(m[2].strip())
+        except NotationError as exc:
+            self._write(str(exc))
+            return None
+        target = int(m[1])
+        if (target, card) in v.legal_asks():
+            return target, card
+        name = v.deck.full_name(card)
+        targets = ", ".join(f"P{t}" for t in v.targets())
+        if v.hand >> card & 1:
+            self._write(f"you hold {name} yourself")
+        elif not v.askable() >> card & 1:
+            self._write(f"you hold no card of {v.deck.quartets[card // 4].name}, so may not ask for {name}")
+        else:
+            self._write(f"P{target} may not be asked: ask one of {targets}")
+        return None
+
+    def choose(self) -> Action:
+        v = self._started()
+        self._update()
+        if not v.legal_asks():
+            raise InvalidStateError(f"seat {v.seat} has no legal action")
+        self._show_position()
+        while True:
+            try:
+                line = " ".join(self._read("ask> ").split())
+            except EOFError:
+                raise InvalidStateError("the input ended before the game did") from None
+            word = line.lower()
+            if not word:
+                continue
+            if word in ("help", "?"):
+                self._write(HELP)
+            elif word == "hint":
+                self._hint()
+            elif word in ("probs", "probabilities"):
+                if self.knowledge is None:
+                    self._write("exact inference is unavailable in this game")
+                else:
+                    self._write(self.knowledge.pretty())
+            elif word in ("quit", "exit"):
+                raise GameLeft(f"P{v.seat} left the game")
+            else:
+                ask = self._parse(line)
+                if ask is not None:
+                    return ("ask", ask[0], ask[1])

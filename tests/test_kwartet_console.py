@@ -1,0 +1,109 @@
+"""``ConsolePlayer``: a seat whose asks are typed, and ``kwartet play --you``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quartet_solver import kwartet as kw
+from quartet_solver.errors import InvalidStateError
+from quartet_solver.kwartet import Deck, Game, Rules
+from quartet_solver.kwartet.console import ConsolePlayer, GameLeft
+
+DECKS = {"classic": Deck.themed("classic"), "world": Deck.themed("world"), "AKQJ": Deck.standard("AKQJ"),
+         "standard": Deck.standard()}
+
+
+class FirstAskBot(kw.Bot):
+    """Asks a fixed pick among the legal asks: the one a scripted person types."""
+
+    def __init__(self, pick: random.Random) -> None:
+        super().__init__(seed=0)
+        self.pick = pick
+
+    def choose(self):
+        v = self._started()
+        asks = v.legal_asks()
+        t, c = asks[self.pick.randrange(len(asks))]
+        return ("ask", t, c)
+
+
+def _typed(deck: Deck, t: int, c: int, style: random.Random) -> str:
+    """An ask as a person may type it."""
+    card = style.choice([deck.full_name(c), deck.names(1 << c)[0]])
+    return style.choice([f"{t} {card}", f"P{t} for {card}", f"p{t}  {card}"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), deck=st.sampled_from(sorted(DECKS)), players=st.integers(3, 6),
+       seat=st.integers(0, 5), noise=st.integers(0, 10**6))
+def test_typed_asks_play_the_game_they_name(seed, deck, players, seat, noise):
+    """A whole game with one seat typed, noise (commands, bad lines) between the asks,
+    is the game a bot making the same asks plays."""
+    d = DECKS[deck]
+    seat %= players
+    if players * 2 > len(d):
+        return
+    ref = Game(d, players=players, seed=seed)
+    ref_bots = [FirstAskBot(random.Random(seed)) if i == seat else kw.MemoryBot(seed=i) for i in range(players)]
+    kw.play(ref, ref_bots)
+    asks = [(e.target, e.card) for e in ref.log[1:] if isinstance(e, kw.Asked) and e.asker == seat]
+    style = random.Random(noise)
+    lines = []
+    for t, c in asks:
+        for _ in range(style.randrange(3)):
+            lines.append(style.choice(["", "help", "probs", "blah", f"{t} Nothing", f"{seat} {d.full_name(c)}",
+                                       d.full_name(c)]))
+        lines.append(_typed(d, t, c, style))
+    feed = iter(lines)
+    shown: list[str] = []
+    game = Game(d, players=players, seed=seed)
+    bots = [ConsolePlayer(seed=1, read=lambda prompt: next(feed), write=shown.append) if i == seat
+            else kw.MemoryBot(seed=i) for i in range(players)]
+    kw.play(game, bots)
+    assert game.log == ref.log
+    assert next(feed, None) is None  # every typed line was read
+
+
+def test_hint_and_probs_show_the_planner_and_the_posterior():
+    game = Game(DECKS["classic"], players=4, seed=5)
+    typed = iter(["hint", "probs", "quit"])
+    shown: list[str] = []
+    me = ConsolePlayer(seed=2, read=lambda prompt: next(typed), write=shown.append, samples=100)
+    me.start(game, game.to_move)
+    with pytest.raises(GameLeft, match="left the game"):
+        me.choose()
+    advice = kw.PlanningBot(seed=2, samples=100).advise(kw.Knowledge.from_game(game, game.to_move))
+    t, c = advice.candidates[advice.chosen]
+    assert f"hint: ask P{t} for {game.deck.full_name(c)}" in "\n".join(shown)
+    assert kw.Knowledge.from_game(game, game.to_move).pretty() in shown
+
+
+def test_input_that_ends_is_an_error():
+    game = Game(DECKS["classic"], players=3, seed=1)
+    me = ConsolePlayer(seed=0, read=lambda prompt: (_ for _ in ()).throw(EOFError()), write=lambda s: None)
+    me.start(game, game.to_move)
+    with pytest.raises(InvalidStateError, match="input ended"):
+        me.choose()
+
+
+def test_bad_lines_say_what_is_wrong():
+    game = Game(DECKS["classic"], players=3, seed=3)
+    seat = game.to_move
+    hand = game.hand(seat)
+    held = next(c for c in range(32) if hand >> c & 1)
+    foreign_q = next(q for q in range(8) if not hand >> (4 * q) & 0xF)
+    asks = game.legal_asks(seat)
+    t, c = asks[0]
+    typed = iter(["2 Pizza", f"{t} {game.deck.full_name(held)}", f"{t} {game.deck.full_name(4 * foreign_q)}",
+                  f"{seat} {game.deck.full_name(c)}", "hello there friend", f"{t} {game.deck.full_name(c)}"])
+    shown: list[str] = []
+    me = ConsolePlayer(seed=0, read=lambda prompt: next(typed), write=shown.append)
+    me.start(game, seat)
+    assert me.choose() == ("ask", t, c)
+    out = "\n".join(shown)
+    assert "unknown card 'Pizza'" in out and "yourself" in out and "you hold no card of" in out
+    assert f"P{seat} may not be asked" in out and "not an ask" in out
