@@ -74,13 +74,18 @@ PLANNER_FLAGS = ("samples", "candidates", "diverse", "depth", "opponents", "time
 ``time_budget``)."""
 
 
+def _planner_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The planner flags given on the command line, as ``PlanningBot`` options."""
+    return {k: getattr(args, k) for k in PLANNER_FLAGS if getattr(args, k, None) is not None}
+
+
 def _make_bots(args: argparse.Namespace, seed_of: Callable[[int], int]) -> list[Bot]:
     """The bots of ``--bots``, bot ``i`` seeded ``seed_of(i)``; every planning bot takes
     the planner flags given (the others are its defaults, so with none given it plays
     as ``make_bot("planning")`` does).  A planner flag with no planning bot in
     ``--bots`` is an error."""
     names = _bots(args.bots)
-    options = {k: getattr(args, k) for k in PLANNER_FLAGS if getattr(args, k, None) is not None}
+    options = _planner_options(args)
     if options and not any(n.lower() == "planning" for n in names) and getattr(args, "you", None) is None:
         flags = ", ".join("--" + k.replace("_", "-") for k in options)
         raise InvalidStateError(f"planning bot options ({flags}) need a planning bot in --bots, got {args.bots!r}")
@@ -185,7 +190,7 @@ def _play_with_you(args: argparse.Namespace, deck: Deck, game: Game, bots: list[
         raise InvalidStateError("--you plays in the terminal; --json is not available with it")
     if game.rules.memory:
         raise InvalidStateError("--you does not play memory Kwartet (turning up middle cards)")
-    options = {k: getattr(args, k) for k in PLANNER_FLAGS if getattr(args, k, None) is not None}
+    options = _planner_options(args)
     bots[you] = ConsolePlayer(seed=args.seed * 31 + you, **options)
     names = [f"P{i}(you)" if i == you else f"P{i}({b.name})" for i, b in enumerate(bots)]
     print(f"Kwartet, {deck.name} deck, {game.players} players; you are P{you}. Type help for the commands.")
@@ -280,7 +285,7 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     rules = _rules(args)
     k = Knowledge(deck, args.players, args.seat, args.hand, rules=rules, dealer=args.dealer)
     replay_record(k, _read_record(args))
-    options = {key: getattr(args, key) for key in PLANNER_FLAGS if getattr(args, key, None) is not None}
+    options = _planner_options(args)
     decision = PlanningBot(seed=args.seed, **options).advise(k)
     probs = k.probabilities()
     rows: list[dict[str, Any]] = [
@@ -309,9 +314,9 @@ def _cmd_advise(args: argparse.Namespace) -> int:
         mark = ">" if i == decision.chosen else " "
         print(f"{mark} {'P' + str(r['target']) + ' for ' + r['card']:<34} {r['hit_chance']:>10.3f} "
               f"{r['estimate']:>9.3f} {r['value']:>7.3f} {r['error']:>6.3f}")
-    print("hit chance: the exact posterior; estimate: the same, corrected for players asking in the quartets "
-          "they collect; value: the planner's mean outcome of the ask (its win share + 0.25 x its quartet share) "
-          "over its played-out games, +- one standard error")
+    print("hit chance: the exact posterior; estimate: the same, corrected for players asking in the\n"
+          "quartets they collect; value: the planner's mean outcome of the ask over its played-out games\n"
+          "(its win share + 0.25 x its quartet share), +- one standard error")
     print(f"advice: ask player {best['target']} for {best['card']} "
           f"({decision.rollouts} rollouts, {decision.seconds:.2f} s)")
     return 0

@@ -37,7 +37,7 @@ from ..errors import IllegalActionError, InvalidStateError
 from .decks import CardLike, Deck
 from .rules import Rules, check_players
 
-__all__ = ["Game", "Dealt", "Laid", "Asked", "Drew", "Revealed", "Event", "QUARTET_BITS"]
+__all__ = ["Game", "Dealt", "Laid", "Asked", "Drew", "Revealed", "Event", "QUARTET_BITS", "askable_mask"]
 
 QUARTET_BITS = 0xF
 
@@ -102,6 +102,20 @@ class Revealed:
 
 
 Event = Union[Dealt, Laid, Asked, Drew, Revealed]
+
+
+def askable_mask(hand: int, n_quartets: int) -> int:
+    """Mask of the cards a player holding ``hand`` may ask for: the cards of the
+    quartets it holds a card of, less the cards it holds.
+
+    >>> bin(askable_mask(0b0001_0011, 2))
+    '0b11101100'
+    """
+    m = 0
+    for q in range(n_quartets):
+        if hand >> (4 * q) & QUARTET_BITS:
+            m |= QUARTET_BITS << (4 * q)
+    return m & ~hand
 
 
 class Game:
@@ -321,12 +335,7 @@ class Game:
     def askable_mask(self, player: int | None = None) -> int:
         """Mask of the cards ``player`` may ask for (held quartets minus held cards)."""
         p = self._turn if player is None else self._seat(player)
-        hand = self._hands[p]
-        m = 0
-        for q in range(self.deck.n_quartets):
-            if hand >> (4 * q) & QUARTET_BITS:
-                m |= QUARTET_BITS << (4 * q)
-        return m & ~hand
+        return askable_mask(self._hands[p], self.deck.n_quartets)
 
     def targets(self, player: int | None = None) -> list[int]:
         """Opponents that may be asked (those holding cards)."""

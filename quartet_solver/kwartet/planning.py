@@ -64,7 +64,7 @@ from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 from .bots import Action, InferenceBot, View
 from .decks import Deck
-from .game import Asked, Dealt, Event, Laid
+from .game import Asked, Dealt, Event, Laid, askable_mask
 from .knowledge import PILE, Knowledge
 from .rules import Rules, check_count
 
@@ -273,15 +273,11 @@ class _PositionView(View):
         return [t for t, n in enumerate(self.hand_sizes) if t != self.seat and n]
 
     def askable(self) -> int:
-        hand = self.hand
-        m = 0
-        for q in range(self.deck.n_quartets):
-            if hand >> (4 * q) & 0xF:
-                m |= 0xF << (4 * q)
-        return m & ~hand
+        return askable_mask(self.hand, self.deck.n_quartets)
 
     def legal_asks(self) -> list[tuple[int, int]]:
-        cards = [c for c in range(len(self.deck)) if self.askable() >> c & 1]
+        mask = self.askable()
+        cards = [c for c in range(len(self.deck)) if mask >> c & 1]
         return [(t, c) for t in self.targets() for c in cards]
 
     def can_reveal(self) -> bool:
