@@ -96,7 +96,7 @@ class TipCounter(Bot):
         self.seat = -1
         self.c: dict[str, float] = dict.fromkeys(
             ("asks", "hits", "bluff", "bluff_known", "sure_available", "saved", "late_asks", "late_hits",
-             "late_quartets", "games", "decision_seconds", "decision_max"), 0.0)
+             "late_quartets", "games", "decision_seconds", "decision_max", "reveals"), 0.0)
 
     def start(self, game: kw.Game, seat: int) -> None:
         self._tally()
@@ -125,6 +125,7 @@ class TipCounter(Bot):
         self.c["decision_seconds"] += dt
         self.c["decision_max"] = max(self.c["decision_max"], dt)
         if action[0] != "ask":
+            self.c["reveals"] += action[0] == "reveal"
             return action
         _, t, card = action  # type: ignore[misc]
         probs = kw.Knowledge.from_game(g, self.seat).probabilities()
@@ -147,19 +148,21 @@ class TipCounter(Bot):
         return action
 
 
-def _table(job: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
-    """One ladder table: ``bot`` against three ``opponent`` bots."""
-    bot_name, opponent, games, seed, options = job
+def _table(job: tuple[Any, ...]) -> dict[str, Any]:
+    """One ladder table: ``bot`` against three ``opponent`` bots; the job is
+    ``(bot, opponent, games, seed, planner options[, rules preset])``."""
+    bot_name, opponent, games, seed, options, *more = job
+    rules = more[0] if more else "standard"
     bot = kw.PlanningBot(seed=seed, **options) if bot_name == "planning" else kw.make_bot(bot_name, seed=seed)
     counter = TipCounter(bot)
     t0 = time.perf_counter()
     r = kw.simulate([counter, opponent, opponent, opponent], games=games, seed=seed,
-                    deck=kw.Deck.themed("classic"))
+                    deck=kw.Deck.themed("classic"), rules=kw.Rules.preset(rules))
     tips = counter.finish()
     s = r.stats[0]
     if bot_name == "planning" and options.get("opponents", "auto") != "auto":
         bot_name = f"planning[{options['opponents']}]"
-    return {"bot": bot_name, "opponent": opponent, "games": games, "seed": seed, "options": options,
+    return {"bot": bot_name, "opponent": opponent, "games": games, "seed": seed, "options": options, "rules": rules,
             "win_rate": s.win_rate, "win_ci": list(wilson(s.win_rate, games)), "quartets": s.quartets_mean,
             "opponents_win_rate": [o.win_rate for o in r.stats[1:]], "seconds": time.perf_counter() - t0,
             "tips": tips}
@@ -169,7 +172,7 @@ def ladder(games: int = 2000, samples: int = PLANNER_DEFAULTS["samples"],
            candidates: int = PLANNER_DEFAULTS["candidates"], jobs: int = 2,
            seed: int = 2024, models: tuple[str, ...] = ("auto",),
            seeds: tuple[int, ...] | None = None, depth: int | None = None,
-           diverse: int | None = None) -> list[dict[str, Any]]:
+           diverse: int | None = None, rules: str = "standard") -> list[dict[str, Any]]:
     """PlanningBot (one row per opponent model in ``models``) and, for comparison,
     InferenceBot against three memory bots and against three inference bots
     (4 players, classic deck, seats rotated).
@@ -177,12 +180,13 @@ def ladder(games: int = 2000, samples: int = PLANNER_DEFAULTS["samples"],
     With several ``seeds`` (instead of the one ``seed``) every table is played once
     per seed, and the rows of each bot and table are followed by a row pooling its
     seeds (``"seed": "pooled"``).  ``depth`` and ``diverse`` set PlanningBot's
-    options of those names (its defaults when ``None``)."""
+    options of those names (its defaults when ``None``); ``rules`` names the
+    rules preset (:meth:`kwartet.Rules.preset`, e.g. ``"memory"``)."""
     seeds = (seed,) if not seeds else tuple(seeds)
     extra = {k: v for k, v in (("depth", depth), ("diverse", diverse)) if v is not None}
-    todo = [("planning", opp, games, s, {"samples": samples, "candidates": candidates, "opponents": model, **extra})
-            for model in models for opp in ("memory", "inference") for s in seeds]
-    todo += [("inference", opp, games, s, {}) for opp in ("memory", "inference") for s in seeds]
+    todo = [("planning", opp, games, s, {"samples": samples, "candidates": candidates, "opponents": model, **extra},
+             rules) for model in models for opp in ("memory", "inference") for s in seeds]
+    todo += [("inference", opp, games, s, {}, rules) for opp in ("memory", "inference") for s in seeds]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             rows = list(pool.map(_table, todo))
@@ -218,6 +222,7 @@ def pool_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
     rate = mean("win_rate")
     tips = {k: (max if k == "decision_max" else sum)(r["tips"][k] for r in rows) for k in rows[0]["tips"]}
     return {"bot": rows[0]["bot"], "opponent": rows[0]["opponent"], "games": games, "seed": "pooled",
+            "rules": rows[0].get("rules", "standard"),
             "seeds": [r["seed"] for r in rows], "options": rows[0]["options"], "win_rate": rate,
             "win_ci": list(wilson(rate, games)), "quartets": mean("quartets"),
             "opponents_win_rate": [sum(r["opponents_win_rate"][i] * r["games"] for r in rows) / games
@@ -272,6 +277,8 @@ def main():
     ap.add_argument("--diverse", type=int, help="PlanningBot's extra candidates of other quartets (default: the bot's)")
     ap.add_argument("--models", default="auto",
                     help="PlanningBot opponent models, comma-separated, one ladder row each (default auto)")
+    ap.add_argument("--rules", default="standard", choices=kw.Rules.PRESETS,
+                    help="the ladder's rules preset (default standard; memory: 8 memory cards)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the ladder tables (default 2)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--seeds", type=_seed_list,
@@ -284,11 +291,11 @@ def main():
         speed_table()
     if args.part in ("ladder", "all"):
         more = "".join(f", {k}={v}" for k, v in (("depth", args.depth), ("diverse", args.diverse)) if v is not None)
-        print(f"\nLadder: 4 players, classic deck, seats rotated, {args.games} games per table; "
+        print(f"\nLadder: 4 players, classic deck, {args.rules} rules, seats rotated, {args.games} games per table; "
               f"PlanningBot samples={args.samples}, candidates={args.candidates}{more}")
         models = tuple(m.strip() for m in args.models.split(",") if m.strip())
         rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed, models, args.seeds,
-                      args.depth, args.diverse)
+                      args.depth, args.diverse, args.rules)
         print_ladder(rows)
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:

@@ -5,9 +5,13 @@
 # then the rest of the game with a fast policy for every seat, and report the
 # planner's win share and quartets.
 #
-# Invariants: base rules only (side pile or dealer remainder, optional bonus
-# turn; no draw pile, no memory cards): the pile never changes, so a quartet with
-# a pile card is blocked for good.  Every seat plays the same policy and sees only
+# Invariants: no draw pile.  Under the base rules (side pile or dealer
+# remainder, optional bonus turn) the pile never changes, so a quartet with a pile
+# card is blocked for good.  In memory Kwartet (``memory``) the pile is the middle:
+# instead of asking, the seat to move may turn up a middle card (one at random:
+# their order is unknown) and take it, and the turn passes; a seat with no cards
+# must.  A policy turns one up when it has no ask or its best ask rates below
+# KWR_REVEAL_BELOW (MemoryBot's and InferenceBot's rule).  Every seat plays the same policy and sees only
 # its own hand and the public record, which the rollout keeps exactly as
 # MemoryBot does: each card's publicly traced holder, the seats publicly known
 # not to hold it (denials, own asks), the quartets each seat has asked for.  An
@@ -27,6 +31,8 @@ from libc.math cimport log
 
 DEF KWR_MAXP = 6
 DEF KWR_MAXC = 52
+DEF KWR_REVEAL_BELOW = 0.3  # a policy turns up a middle card when its best ask rates below this
+DEF KWR_MEMORY_REVEAL_KEY = 8  # _kwr_memory_key below this: score 0, MemoryBot turns a card up
 
 
 cdef struct KwrState:
@@ -40,13 +46,18 @@ cdef struct KwrState:
     int32_t free_m
     int32_t turn
     int32_t over
+    int32_t middle              # memory Kwartet: the pile is the middle, its cards may be turned up
     int8_t holder[KWR_MAXC]     # publicly traced seat, -1 unknown, -2 laid
     uint8_t notat[KWR_MAXC]     # seats publicly known not to hold the card
     uint32_t hasq[KWR_MAXP]     # quartets each seat has asked for (not yet laid)
 
 
 cdef inline int _kwr_can_act(KwrState* s, int players, int p) noexcept nogil:
+    """Seat p can act: it can ask (it holds cards and another seat does) or turn
+    up a middle card."""
     cdef int t
+    if s.middle and s.pile:
+        return 1
     if not s.hands[p]:
         return 0
     for t in range(players):
@@ -65,11 +76,27 @@ cdef inline void _kwr_end_turn(KwrState* s, int players) noexcept nogil:
     s.over = 1  # nobody can act
 
 
+cdef inline void _kwr_lay(KwrState* s, int players, int p, int q, int bonus) noexcept nogil:
+    """Seat p lays quartet q (complete in its hand)."""
+    cdef int k
+    s.hands[p] &= ~((<uint64_t>15) << (4 * q))
+    s.quartets[p] += 1
+    s.last[p] = s.lay_count
+    s.lay_count += 1
+    s.laid += 1
+    for k in range(4):
+        s.holder[4 * q + k] = -2
+    for k in range(players):
+        s.hasq[k] &= ~((<uint32_t>1) << q)
+    if bonus:
+        s.free_m += 1
+
+
 cdef inline void _kwr_ask(KwrState* s, int nq, int players, int t, int c, int bonus) noexcept nogil:
     """The seat to move asks seat t for card c (legal); the public record, lays,
     the end and the turn follow the game's rules."""
     cdef int p = s.turn
-    cdef int q = c >> 2, k
+    cdef int q = c >> 2
     s.hasq[p] |= (<uint32_t>1) << q
     if (s.hands[t] >> c) & 1:
         s.hands[t] &= ~((<uint64_t>1) << c)
@@ -77,21 +104,11 @@ cdef inline void _kwr_ask(KwrState* s, int nq, int players, int t, int c, int bo
         s.holder[c] = <int8_t>p
         s.notat[c] = 0
         if (s.hands[p] >> (4 * q)) & 15 == 15:
-            s.hands[p] &= ~((<uint64_t>15) << (4 * q))
-            s.quartets[p] += 1
-            s.last[p] = s.lay_count
-            s.lay_count += 1
-            s.laid += 1
-            for k in range(4):
-                s.holder[4 * q + k] = -2
-            for k in range(players):
-                s.hasq[k] &= ~((<uint32_t>1) << q)
-            if bonus:
-                s.free_m += 1
+            _kwr_lay(s, players, p, q, bonus)
             if s.laid + s.blocked == nq:
                 s.over = 1
                 return
-        if not _kwr_can_act(s, players, p):
+        if not s.hands[p] or not _kwr_can_act(s, players, p):
             _kwr_end_turn(s, players)
     else:
         s.notat[c] |= <uint8_t>((1 << t) | (1 << p))
@@ -99,6 +116,29 @@ cdef inline void _kwr_ask(KwrState* s, int nq, int players, int t, int c, int bo
             s.free_m -= 1
         else:
             _kwr_end_turn(s, players)
+
+
+cdef inline void _kwr_reveal(KwrState* s, int nq, int players, uint64_t* rng) noexcept nogil:
+    """Memory Kwartet: the seat to move turns up a middle card (the k-th lowest of
+    the middle, k drawn uniformly from the stream) and takes it, laying a quartet it
+    completes; the turn passes (the pile is not empty)."""
+    cdef int p = s.turn, j, c, q
+    cdef uint64_t m = s.pile
+    cdef int k = <int>(qs_splitmix64(rng) % <uint64_t>popcount64(m))
+    for j in range(k):
+        m &= m - 1
+    c = ctz64(m)
+    q = c >> 2
+    s.pile &= ~((<uint64_t>1) << c)
+    s.hands[p] |= (<uint64_t>1) << c
+    s.holder[c] = <int8_t>p
+    s.notat[c] = 0
+    if (s.hands[p] >> (4 * q)) & 15 == 15:
+        _kwr_lay(s, players, p, q, 0)
+        if s.laid + s.blocked == nq:
+            s.over = 1
+            return
+    _kwr_end_turn(s, players)
 
 
 cdef inline int _kwr_memory_key(KwrState* s, int p, int t, int c) noexcept nogil:
@@ -127,10 +167,10 @@ cdef inline uint64_t _kwr_askable(KwrState* s, int nq, int p) noexcept nogil:
     return askable & ~hand
 
 
-cdef inline void _kwr_choose_memory(KwrState* s, int nq, int players, uint64_t* rng,
-                                    int* out_t, int* out_c) noexcept nogil:
+cdef inline int _kwr_choose_memory(KwrState* s, int nq, int players, uint64_t* rng,
+                                   int* out_t, int* out_c) noexcept nogil:
     """MemoryBot's ask for the seat to move: the best _kwr_memory_key, then a
-    uniform random choice."""
+    uniform random choice; returns that key (-1: no ask)."""
     cdef int p = s.turn
     cdef uint64_t askable = _kwr_askable(s, nq, p), m, low
     cdef int t, c, key, best = -1, ties = 0
@@ -155,6 +195,7 @@ cdef inline void _kwr_choose_memory(KwrState* s, int nq, int players, uint64_t* 
                 if qs_splitmix64(rng) % <uint64_t>ties == 0:
                     out_t[0] = t
                     out_c[0] = c
+    return best
 
 
 cdef inline double _kwr_places(KwrState* s, int players, int p, int c) noexcept nogil:
@@ -184,9 +225,10 @@ cdef inline double _kwr_chance(KwrState* s, int t, int c, double den, double odd
     return sc
 
 
-cdef inline void _kwr_choose(KwrState* s, int nq, int players, double odds, uint64_t* rng,
-                             int* out_t, int* out_c) noexcept nogil:
-    """The policy's ask for the seat to move (see the file comment)."""
+cdef inline double _kwr_choose(KwrState* s, int nq, int players, double odds, uint64_t* rng,
+                               int* out_t, int* out_c) noexcept nogil:
+    """The policy's ask for the seat to move (see the file comment); returns its
+    chance (-1: no ask)."""
     cdef int p = s.turn
     cdef uint64_t hand = s.hands[p], m = _kwr_askable(s, nq, p), low
     cdef int t, c, held, best_held = -1, ties = 0
@@ -214,6 +256,7 @@ cdef inline void _kwr_choose(KwrState* s, int nq, int players, double odds, uint
                 if qs_splitmix64(rng) % <uint64_t>ties == 0:
                     out_t[0] = t
                     out_c[0] = c
+    return best
 
 
 cdef inline double _kwr_share(KwrState* s, int players, int me) noexcept nogil:
@@ -238,18 +281,40 @@ cdef inline double _kwr_share(KwrState* s, int players, int me) noexcept nogil:
     return 1.0 / n
 
 
+cdef inline int _kwr_act(KwrState* s, int nq, int players, int model, double odds, int bonus,
+                         uint64_t* rng) noexcept nogil:
+    """The seat to move plays its policy (model 1: MemoryBot's, else the shared
+    one): an ask, or in memory Kwartet a middle card turned up when it has no ask
+    or its best rates below KWR_REVEAL_BELOW.  Returns 0 when it cannot act."""
+    cdef int t, c, reveal
+    if model == 1:
+        reveal = _kwr_choose_memory(s, nq, players, rng, &t, &c) < KWR_MEMORY_REVEAL_KEY
+    else:
+        reveal = _kwr_choose(s, nq, players, odds, rng, &t, &c) < KWR_REVEAL_BELOW
+    if s.middle and s.pile and (t < 0 or reveal):
+        _kwr_reveal(s, nq, players, rng)
+        return 1
+    if t < 0:
+        return 0
+    _kwr_ask(s, nq, players, t, c, bonus)
+    return 1
+
+
 def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
                 const int32_t[:] quartets0, const int32_t[:] last0, int lay_count0,
                 const int8_t[:] holder0, const uint8_t[:] notat0, const uint32_t[:] hasq0,
                 const int32_t[:] cand_t, const int32_t[:] cand_c, int bonus, int free0,
-                double collector_odds, uint64_t seed, int64_t max_asks, const uint8_t[:] model=None):
+                double collector_odds, uint64_t seed, int64_t max_asks, const uint8_t[:] model=None,
+                int memory=0):
     """Roll out every candidate first ask (cand_t[k], cand_c[k]) of seat ``me`` on
     every deal (deals[i, p]: the hand of seat p, deals[i, players]: the pile).
 
     Returns (share[K, N] float64, quartets[K, N] int32): the planner's win share
-    and quartets at the end of each rollout (a rollout stops after max_asks asks).
-    ``model[p]`` (optional, one per seat) picks seat p's policy: 0 the shared
-    public-record policy (the default for every seat), 1 MemoryBot's.
+    and quartets at the end of each rollout (a rollout stops after max_asks
+    actions).  ``model[p]`` (optional, one per seat) picks seat p's policy: 0 the
+    shared public-record policy (the default for every seat), 1 MemoryBot's.
+    ``memory`` (memory Kwartet): the pile is the middle, whose cards the seats may
+    turn up; a candidate with cand_t[k] == -1 turns one up instead of asking.
     """
     if nq < 1 or 4 * nq > KWR_MAXC or players < 2 or players > KWR_MAXP or not 0 <= me < players:
         raise ValueError("kw_rollouts: bad sizes")
@@ -260,13 +325,18 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
     if cand_t.shape[0] != cand_c.shape[0]:
         raise ValueError("kw_rollouts: candidate arrays differ in length")
     cdef int64_t N = deals.shape[0], K = cand_t.shape[0]
+    targets = np.asarray(cand_t)
+    if ((targets != -1) & ((targets < 0) | (targets >= players))).any():
+        raise ValueError("kw_rollouts: bad candidate target")
+    if (targets == -1).any() and (not memory or (N and not deals[0, players])):
+        raise ValueError("kw_rollouts: a candidate turns up a middle card, but there is none")
     share_arr = np.zeros((K, N), dtype=np.float64)
     quart_arr = np.zeros((K, N), dtype=np.int32)
     cdef double[:, :] share = share_arr
     cdef int32_t[:, :] quart = quart_arr
     cdef KwrState base, s
     cdef int64_t i, k, asks
-    cdef int p, q, c, t
+    cdef int p, q, c
     cdef uint64_t rng
     cdef uint8_t models[KWR_MAXP]
     memset(models, 0, sizeof(models))
@@ -287,6 +357,7 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
             base.last[p] = last0[p]
             base.hasq[p] = hasq0[p]
         base.lay_count = lay_count0
+        base.middle = memory != 0
         base.laid = 0
         for p in range(players):
             base.laid += quartets0[p]
@@ -296,7 +367,7 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
             base.pile = deals[i, players]
             base.blocked = 0
             for q in range(nq):
-                if (base.pile >> (4 * q)) & 15:
+                if not base.middle and (base.pile >> (4 * q)) & 15:
                     base.blocked += 1
             for k in range(K):
                 s = base
@@ -304,16 +375,14 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
                 s.free_m = free0
                 s.over = 0
                 rng = seed ^ (<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL)
-                _kwr_ask(&s, nq, players, cand_t[k], cand_c[k], bonus)
+                if cand_t[k] == -1:
+                    _kwr_reveal(&s, nq, players, &rng)
+                else:
+                    _kwr_ask(&s, nq, players, cand_t[k], cand_c[k], bonus)
                 asks = 1
                 while not s.over and asks < max_asks:
-                    if models[s.turn] == 1:
-                        _kwr_choose_memory(&s, nq, players, &rng, &t, &c)
-                    else:
-                        _kwr_choose(&s, nq, players, collector_odds, &rng, &t, &c)
-                    if t < 0:
+                    if not _kwr_act(&s, nq, players, models[s.turn], collector_odds, bonus, &rng):
                         break
-                    _kwr_ask(&s, nq, players, t, c, bonus)
                     asks += 1
                 share[k, i] = _kwr_share(&s, players, me)
                 quart[k, i] = s.quartets[me]
@@ -368,14 +437,48 @@ cdef inline int _kwr_ask_fits(KwrState* s, int nq, int players, int a, int t0, i
     return ties[0] > 0
 
 
+cdef inline int _kwr_rates_high(KwrState* s, int players, int a, int t, int c, int model,
+                                double odds) noexcept nogil:
+    """Whether seat a's policy (model 1: MemoryBot's, 0: the shared one) rates
+    asking seat t for card c at or above the bar below which it turns up a middle
+    card instead."""
+    if model == 1:
+        return _kwr_memory_key(s, a, t, c) >= KWR_MEMORY_REVEAL_KEY
+    return _kwr_chance(s, t, c, _kwr_places(s, players, a, c), odds) >= KWR_REVEAL_BELOW
+
+
+cdef inline int _kwr_any_high(KwrState* s, int nq, int players, int a, int model, double odds) noexcept nogil:
+    """Whether seat a has an ask its policy rates at or above the reveal bar (one
+    it would make rather than turn up a middle card)."""
+    cdef uint64_t askable = _kwr_askable(s, nq, a), m, low
+    cdef int t, c
+    for t in range(players):
+        if t == a or not s.hands[t]:
+            continue
+        m = askable
+        while m:
+            low = m & (~m + 1)
+            c = ctz64(m)
+            m ^= low
+            if _kwr_rates_high(s, players, a, t, c, model, odds):
+                return 1
+    return 0
+
+
 def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
-                      const int32_t[:, :] events, double eps, const uint8_t[:] model, double odds):
+                      const int32_t[:, :] events, double eps, const uint8_t[:] model, double odds,
+                      int memory=0):
     """The log-likelihood of every other seat's asks in ``events`` under its policy
     model, for each deal (deals[i, p]: the hand of seat p now, deals[i, players]:
     the pile).
 
-    ``events[j]`` is (0, asker, target, card * 2 + hit) for an ask and
-    (1, player, quartet, 0) for a lay, in the game's order from the deal on.
+    ``events[j]`` is (0, asker, target, card * 2 + hit) for an ask,
+    (1, player, quartet, 0) for a lay and, in memory Kwartet (``memory``), (2,
+    player, card, 0) for a middle card turned up, in the game's order from the
+    deal on.  There a policy turns a card up when it has no ask rated at or above
+    the bar (KWR_REVEAL_BELOW, MemoryBot's score 0): a turned-up card contributes
+    log(1) when the seat's policy would do so, else log(eps); an ask rated below
+    the bar while the middle holds cards, log(eps).
     ``model[p]``: seat p's policy, 1 MemoryBot's, 0 the shared rollout policy
     (with collector odds ``odds``).  Each deal is replayed backward to the hands
     dealt, then forward with the public record as MemoryBot keeps it; an ask of a
@@ -409,6 +512,9 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
         elif kind == 1:
             if not (0 <= events[j, 1] < players and 0 <= events[j, 2] < nq):
                 raise ValueError("kw_ask_likelihood: bad lay event")
+        elif kind == 2 and memory:
+            if not (0 <= events[j, 1] < players and 0 <= events[j, 2] < 4 * nq):
+                raise ValueError("kw_ask_likelihood: bad reveal event")
         else:
             raise ValueError("kw_ask_likelihood: bad event kind")
     ll_arr = np.zeros((N, players), dtype=np.float64)
@@ -424,9 +530,14 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
             for a in range(players):
                 s.hands[a] = deals[i, a]
             s.pile = deals[i, players]
+            s.middle = memory != 0
             for j in range(E - 1, -1, -1):
                 if events[j, 0] == 1:
                     s.hands[events[j, 1]] |= (<uint64_t>15) << (4 * events[j, 2])
+                elif events[j, 0] == 2:
+                    bit = (<uint64_t>1) << events[j, 2]
+                    s.hands[events[j, 1]] &= ~bit
+                    s.pile |= bit
                 elif events[j, 3] & 1:
                     bit = (<uint64_t>1) << (events[j, 3] >> 1)
                     s.hands[events[j, 1]] &= ~bit
@@ -443,12 +554,26 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
                     for k in range(players):
                         s.hasq[k] &= ~((<uint32_t>1) << q)
                     continue
+                if events[j, 0] == 2:
+                    c = events[j, 2]
+                    if a != me and _kwr_any_high(&s, nq, players, a, models[a], odds):
+                        miss[i, a] += 1
+                        ll[i, a] += log_eps
+                    bit = (<uint64_t>1) << c
+                    s.pile &= ~bit
+                    s.hands[a] |= bit
+                    s.holder[c] = <int8_t>a
+                    s.notat[c] = 0
+                    continue
                 t = events[j, 2]
                 c = events[j, 3] >> 1
                 hit = events[j, 3] & 1
                 q = c >> 2
                 if a != me:
-                    if _kwr_ask_fits(&s, nq, players, a, t, c, models[a], odds, &ties):
+                    if s.middle and s.pile and not _kwr_rates_high(&s, players, a, t, c, models[a], odds):
+                        miss[i, a] += 1
+                        ll[i, a] += log_eps
+                    elif _kwr_ask_fits(&s, nq, players, a, t, c, models[a], odds, &ties):
                         ll[i, a] -= log(<double>ties)
                     else:
                         miss[i, a] += 1

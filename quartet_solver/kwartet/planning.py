@@ -64,11 +64,19 @@ from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 from .bots import Action, InferenceBot, View
 from .decks import Deck
-from .game import Asked, Dealt, Event, Laid, askable_mask
+from .game import Asked, Dealt, Event, Laid, Revealed, askable_mask
 from .knowledge import PILE, Knowledge
 from .rules import Rules, check_count
 
-__all__ = ["PlanningBot", "Decision", "OPPONENT_MODELS"]
+__all__ = ["PlanningBot", "Decision", "OPPONENT_MODELS", "REVEAL"]
+
+REVEAL = (-1, -1)
+"""The candidate ``(target, card)`` of a :class:`Decision` that turns up a middle card
+instead of asking (memory Kwartet)."""
+
+REVEAL_BELOW = 0.3
+"""Below this best hit estimate :class:`~.bots.InferenceBot` (and MemoryBot, by its
+score) turns up a middle card rather than ask: the planner's first candidate then."""
 
 OPPONENT_MODELS = ("auto", "memory", "public")
 """How the planner models its opponents (the ``opponents`` option of
@@ -79,8 +87,10 @@ decision, by the model under which its asks so far are the more likely."""
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision of a :class:`PlanningBot`: the candidate asks ``(target, card)``,
-    their prior hit chances (the :class:`~.bots.InferenceBot` estimate), their mean
+    """One decision of a :class:`PlanningBot`: the candidate asks ``(target, card)``
+    (in memory Kwartet :data:`REVEAL`, ``(-1, -1)``, for turning up a middle card),
+    their prior hit chances (the :class:`~.bots.InferenceBot` estimate; 1 for a card
+    turned up, which the player surely gets), their mean
     rollout values, the rollouts run, the seconds taken, the chosen index, and the
     standard error of each mean value over the deals it was rolled out on.  The
     candidates are rolled out on the same deals with the same random streams, so the
@@ -132,15 +142,20 @@ def _masks(locs: np.ndarray, players: int) -> np.ndarray:
 def likelihood_event(e: Event) -> tuple[int, int, int, int] | None:
     """An event as a row of ``_core.kw_ask_likelihood``'s ``events``: ``(0, asker,
     target, 2 * card + hit)`` for an ask, ``(1, player, quartet, 0)`` for a lay,
-    ``None`` for any other event.
+    ``(2, player, card, 0)`` for a middle card turned up (memory Kwartet), ``None``
+    for any other event.
 
     >>> likelihood_event(Asked(asker=1, target=2, card=5, hit=True)), likelihood_event(Laid(player=0, quartet=3))
     ((0, 1, 2, 11), (1, 0, 3, 0))
+    >>> likelihood_event(Revealed(player=2, card=7))
+    (2, 2, 7, 0)
     """
     if isinstance(e, Asked):
         return (0, e.asker, e.target, 2 * e.card + int(e.hit))
     if isinstance(e, Laid):
         return (1, e.player, e.quartet, 0)
+    if isinstance(e, Revealed):
+        return (2, e.player, e.card, 0)
     return None
 
 
@@ -220,9 +235,9 @@ class _PositionView(View):
         me = k.me
         if k._broken:
             raise InvalidStateError(f"exact inference unavailable for player {me}: {k._broken}")
-        if rules.draw_pile or rules.memory:
+        if rules.draw_pile:
             raise InvalidStateError(
-                f"the planner's rollouts do not model a draw pile or memory cards ({rules!r}); "
+                f"the planner's rollouts do not model a draw pile ({rules!r}); "
                 f"Knowledge.probabilities() still gives player {me}'s exact posterior")
         hand = k.hand
         for q in range(k.deck.n_quartets):
@@ -231,9 +246,10 @@ class _PositionView(View):
                     f"player {me} holds all of quartet {k.deck.quartets[q].name!r}: lay it down first (Knowledge.lay)")
         if k.laid_mask == k.deck.full_mask:
             raise InvalidStateError("the game is over: every quartet is laid")
-        if not hand:
+        middle = bool(rules.memory) and k.pile_size > 0
+        if not hand and not middle:
             raise InvalidStateError(f"player {me} has no cards, so has no ask")
-        if not any(n for p, n in enumerate(k.hand_sizes) if p != me):
+        if not middle and not any(n for p, n in enumerate(k.hand_sizes) if p != me):
             raise InvalidStateError(f"no opponent of player {me} holds cards, so player {me} has no ask")
         self._knowledge = k
         self._rules = rules
@@ -281,7 +297,7 @@ class _PositionView(View):
         return [(t, c) for t in self.targets() for c in cards]
 
     def can_reveal(self) -> bool:
-        return False
+        return bool(self._rules.memory) and self._knowledge.pile_size > 0
 
     @property
     def middle(self) -> int:
@@ -504,6 +520,13 @@ class PlanningBot(InferenceBot):
                     seen.add(c // 4)
                     out.append((s, t, c))
                     extra += 1
+        if v.can_reveal():
+            # turning up a middle card: first where InferenceBot would, else last
+            reveal = (1.0, *REVEAL)
+            if not ranked or ranked[0][0] < REVEAL_BELOW:
+                out.insert(0, reveal)
+            else:
+                out.append(reveal)
         return out
 
     def _draw(self, draw: int) -> tuple[np.ndarray, np.ndarray]:
@@ -519,12 +542,13 @@ class PlanningBot(InferenceBot):
         if self._events and self.opponents != "public":
             events = np.array(self._events, dtype=np.int32)
             nq = v.deck.n_quartets
+            memory = int(bool(v.rules.memory))
             ll_mem, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
-                                                np.ones(players, dtype=np.uint8), self.rollout_odds)
+                                                np.ones(players, dtype=np.uint8), self.rollout_odds, memory)
             if self.opponents == "auto":
                 # each opponent's model: the one under which its asks are the more likely
                 ll_pub, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
-                                                    np.zeros(players, dtype=np.uint8), self.rollout_odds)
+                                                    np.zeros(players, dtype=np.uint8), self.rollout_odds, memory)
                 self._evidence[0] = _logsumexp(ll_mem)
                 self._evidence[1] = _logsumexp(ll_pub)
                 self._memory_like = [p != v.seat and bool(self._evidence[0][p] >= self._evidence[1][p])
@@ -603,7 +627,7 @@ class PlanningBot(InferenceBot):
             nq, v.players, v.seat, deals, record.quartets, record.last, record.lay_count, record.holder,
             record.notat, record.hasq, np.array([t for t, _ in asks], dtype=np.int32),
             np.array([c for _, c in asks], dtype=np.int32), int(v.rules.bonus_turn), record.free,
-            self.rollout_odds, self.rng.getrandbits(64), 10_000, model)
+            self.rollout_odds, self.rng.getrandbits(64), 10_000, model, memory=int(bool(v.rules.memory)))
         return share + self.quartet_weight / nq * quart
 
     def _deepen(self, val: np.ndarray, deals: np.ndarray, asks: list[tuple[int, int]], hand: int,
@@ -612,6 +636,8 @@ class PlanningBot(InferenceBot):
         the deals where it hits by those of the bot's best next ask there
         (:meth:`_follow`), ``levels`` asks deep."""
         for k, (t, c) in enumerate(asks):
+            if t < 0:
+                continue  # a card turned up: the turn passes
             follow = self._follow(deals, t, c, asks, hand, sizes, record, model, levels)
             if follow is not None:
                 val[k, follow[0]] = follow[1]
@@ -643,14 +669,15 @@ class PlanningBot(InferenceBot):
         if not new_hand or not any(new_sizes[o] for o in range(players) if o != me):
             return None  # the turn passes
         nxt = [(t2, c2) for t2, c2 in asks
-               if new_sizes[t2] > 0 and not new_hand >> c2 & 1 and new_hand >> (4 * (c2 // 4)) & 0xF][: self.followups]
+               if t2 >= 0 and new_sizes[t2] > 0 and not new_hand >> c2 & 1
+               and new_hand >> (4 * (c2 // 4)) & 0xF][: self.followups]
         if not nxt:
             return None
         idx = np.flatnonzero((deals[:, t] >> np.uint64(c)) & np.uint64(1))
         if not len(idx):
             return None
         d2, r2 = _after_hit(deals[idx], me, t, c, record, bonus)
-        if r2.lay_count > record.lay_count:
+        if r2.lay_count > record.lay_count and not v.rules.memory:
             # a lay: the game is over where every quartet is laid or has a card in the pile
             pile = d2[:, players]
             blocked = sum((((pile >> np.uint64(4 * qq)) & np.uint64(0xF)) != 0).astype(int) for qq in range(nq))
@@ -667,21 +694,28 @@ class PlanningBot(InferenceBot):
     def choose(self) -> Action:
         v = self._started()
         self._update()
-        rules = v.rules
-        if self.knowledge is None or rules.draw_pile or rules.memory:
+        if self.knowledge is None or v.rules.draw_pile:
             return super().choose()
         scored = self._scores()
-        if not scored:
+        if not scored and not v.can_reveal():
             raise InvalidStateError(f"seat {v.seat} has no legal action")
-        if len(scored) == 1:
-            return ("ask", scored[0][1], scored[0][2])
+        if len(scored) + v.can_reveal() == 1:
+            return self._action(scored[0][1:] if scored else REVEAL)
         t0 = time.perf_counter()
         first = self._deals(self.samples)
         short = self._shortlist(scored)
         if len(short) == 1:
-            return ("ask", short[0][1], short[0][2])
+            return self._action(short[0][1:])
         decision = self._decide(short, first, t0)
-        return ("ask",) + decision.candidates[decision.chosen]
+        return self._action(decision.candidates[decision.chosen])
+
+    def _action(self, ask: tuple[int, int]) -> Action:
+        """The action of a candidate ``(target, card)``: an ask, or a middle card
+        turned up (:data:`REVEAL`; which one is chance, their order being unknown)."""
+        if ask == REVEAL:
+            assert self.view is not None
+            return ("reveal", self.rng.randrange(self.view.middle))
+        return ("ask", ask[0], ask[1])
 
     def _decide(self, short: list[tuple[float, int, int]], first: np.ndarray, t0: float) -> Decision:
         """Roll out the candidates ``short`` on the deals ``first`` (and, with a time

@@ -21,6 +21,13 @@ file comment states it:
   (ascending), and the ``k``-th equal ask replaces the choice when the next draw
   of the stream is divisible by ``k`` (reservoir sampling).
 
+In memory Kwartet (``memory``) the pile is the middle: the seat to move may turn
+up a middle card and take it instead of asking (the turn then passes), and must
+when it has no cards; a policy does so when it has no ask or its best ask rates
+below 0.3 (a chance, or MemoryBot's score), as MemoryBot and InferenceBot do.  The
+card turned up is the ``k``-th lowest of the middle, ``k`` the stream's next draw
+modulo the middle's size (after the draws of the policy's tie-breaks).
+
 A seat may instead play as :class:`~quartet_solver.kwartet.MemoryBot` does
 (``model[p] == 1``; :class:`~quartet_solver.kwartet.PlanningBot` with
 ``opponents="memory"``): a card scores 1 when traced at the target, 0 when traced
@@ -45,6 +52,7 @@ from .kwartet_novice import MASK64, SplitMix64
 GOLDEN = 0x9E3779B97F4A7C15
 UNKNOWN = -1  # holder: nobody is publicly known to hold the card
 LAID = -2  # holder: the card's quartet is laid
+REVEAL_BELOW = 0.3  # a policy turns up a middle card when its best ask rates below this
 
 
 def deal_stream(seed: int, i: int) -> SplitMix64:
@@ -96,6 +104,7 @@ class Table:
     turn: int
     free_misses: int
     bonus: bool
+    middle: bool = False  # memory Kwartet: the pile is the middle, its cards may be turned up
     over: bool = False
     log: list[tuple[int, int, int, bool]] = field(default_factory=list)  # (asker, target, card, hit)
 
@@ -107,19 +116,23 @@ class Table:
         """Seat ``p`` can ask: it holds cards and another seat does too."""
         return bool(self.hands[p]) and any(self.hands[t] for t in range(self.players) if t != p)
 
+    def can_act(self, p: int) -> bool:
+        """Seat ``p`` can act: it can ask, or turn up a middle card."""
+        return (self.middle and bool(self.pile)) or self.can_ask(p)
+
     def completable(self) -> list[int]:
-        """The quartets that can still be completed: not laid, no card in the pile
-        (all four cards are in hands)."""
-        in_hands = set().union(*self.hands)
-        return [q for q in range(self.n_quartets) if all(c in in_hands for c in cards_of(q))]
+        """The quartets that can still be completed: not laid, all four cards in
+        hands (or, in memory Kwartet, in the middle)."""
+        reachable = set().union(*self.hands) | (self.pile if self.middle else set())
+        return [q for q in range(self.n_quartets) if all(c in reachable for c in cards_of(q))]
 
     def pass_turn(self) -> None:
-        """The turn goes to the next seat clockwise that can ask; the game is over
+        """The turn goes to the next seat clockwise that can act; the game is over
         when none can."""
         self.free_misses = 0
         for step in range(1, self.players + 1):
             seat = (self.turn + step) % self.players
-            if self.can_ask(seat):
+            if self.can_act(seat):
                 self.turn = seat
                 return
         self.over = True
@@ -141,6 +154,18 @@ class Table:
                 self.pass_turn()
             return False
         self.hands[target].remove(card)
+        self.take(card)
+        if not self.completable():
+            self.over = True
+        elif not self.hands[p] or not self.can_act(p):
+            self.pass_turn()
+        return True
+
+    def take(self, card: int) -> None:
+        """The seat to move takes ``card`` in sight of all, laying the quartet it
+        completes."""
+        p = self.turn
+        q = card // 4
         self.hands[p].add(card)
         self.holder[card] = p
         self.not_at[card] = set()
@@ -155,11 +180,21 @@ class Table:
                 asked.discard(q)
             if self.bonus:
                 self.free_misses += 1
+
+    def reveal(self, rng: SplitMix64) -> int:
+        """Memory Kwartet: the seat to move turns up a middle card (the ``k``-th
+        lowest, ``k`` the stream's next draw modulo the middle's size) and takes it;
+        the turn passes.  Returns the card."""
+        assert not self.over and self.middle and self.pile, (self.turn, self.pile)
+        card = sorted(self.pile)[rng.next() % len(self.pile)]
+        self.pile.remove(card)
+        self.log.append((self.turn, -1, card, True))
+        self.take(card)
         if not self.completable():
             self.over = True
-        elif not self.can_ask(p):
+        else:
             self.pass_turn()
-        return True
+        return card
 
 
 def hit_chance(table: Table, p: int, t: int, card: int, odds: float) -> float:
@@ -192,6 +227,11 @@ def asks_open(table: Table) -> tuple[list[int], list[int]]:
 
 def policy_ask(table: Table, odds: float, rng: SplitMix64) -> tuple[int, int] | None:
     """The policy's ask ``(target, card)`` for the seat to move (None: no ask)."""
+    return policy_choice(table, odds, rng)[0]
+
+
+def policy_choice(table: Table, odds: float, rng: SplitMix64) -> tuple[tuple[int, int] | None, float]:
+    """The policy's ask for the seat to move and its chance (None and -1: no ask)."""
     p = table.turn
     hand = table.hands[p]
     askable, targets = asks_open(table)
@@ -207,7 +247,7 @@ def policy_ask(table: Table, odds: float, rng: SplitMix64) -> tuple[int, int] | 
                 ties += 1
                 if rng.next() % ties == 0:
                     choice = (t, card)
-    return choice
+    return choice, best_chance
 
 
 def memory_score(table: Table, t: int, card: int) -> float:
@@ -222,6 +262,11 @@ def memory_score(table: Table, t: int, card: int) -> float:
 
 def memory_policy_ask(table: Table, rng: SplitMix64) -> tuple[int, int] | None:
     """MemoryBot's ask ``(target, card)`` for the seat to move (None: no ask)."""
+    return memory_policy_choice(table, rng)[0]
+
+
+def memory_policy_choice(table: Table, rng: SplitMix64) -> tuple[tuple[int, int] | None, float]:
+    """MemoryBot's ask for the seat to move and its score (None and -1: no ask)."""
     p = table.turn
     hand = table.hands[p]
     askable, targets = asks_open(table)
@@ -239,18 +284,37 @@ def memory_policy_ask(table: Table, rng: SplitMix64) -> tuple[int, int] | None:
                 ties += 1
                 if rng.next() % ties == 0:
                     choice = (t, card)
-    return choice
+    return choice, (-1.0 if best_key is None else best_key[0])
+
+
+def act(table: Table, model: int, odds: float, rng: SplitMix64) -> bool:
+    """The seat to move plays its policy (``model`` 1: MemoryBot's, else the shared
+    one): its ask, or in memory Kwartet a middle card turned up when it has no ask
+    or its best ask rates below :data:`REVEAL_BELOW`.  False when it cannot act."""
+    if model == 1:
+        choice, rating = memory_policy_choice(table, rng)
+    else:
+        choice, rating = policy_choice(table, odds, rng)
+    if table.middle and table.pile and (choice is None or rating < REVEAL_BELOW):
+        table.reveal(rng)
+        return True
+    if choice is None:
+        return False
+    table.ask(*choice)
+    return True
 
 
 def play_out(nq: int, players: int, me: int, deal: list[int], quartets0: list[int], last0: list[int],
              lay_count0: int, holder0: list[int], notat0: list[int], hasq0: list[int], first: tuple[int, int],
              bonus: bool, free0: int, odds: float, rng: SplitMix64, max_asks: int,
-             model: list[int] | None = None, then: tuple[tuple[int, int], ...] = ()) -> Table:
+             model: list[int] | None = None, then: tuple[tuple[int, int], ...] = (),
+             memory: bool = False) -> Table:
     """One rollout: seat ``me`` asks ``first`` (target, card) on ``deal`` (the hand
-    masks by seat, then the pile), then the asks ``then`` (each by the seat to
-    move), then every seat plays its policy (``model[p]``: 0 or no model the shared
-    policy, 1 MemoryBot's) until the game is over or ``max_asks`` asks (the forced
-    ones not counted but the first) are made; the final table."""
+    masks by seat, then the pile; in memory Kwartet a target of -1 turns up a
+    middle card instead), then the asks ``then`` (each by the seat to move), then
+    every seat plays its policy (``model[p]``: 0 or no model the shared policy, 1
+    MemoryBot's) until the game is over or ``max_asks`` actions (the forced ones
+    not counted but the first) are made; the final table."""
     table = Table(
         n_quartets=nq,
         hands=[card_set(deal[p]) for p in range(players)],
@@ -264,19 +328,18 @@ def play_out(nq: int, players: int, me: int, deal: list[int], quartets0: list[in
         turn=me,
         free_misses=free0,
         bonus=bool(bonus),
+        middle=bool(memory),
     )
-    table.ask(*first)
+    if first[0] == -1:
+        table.reveal(rng)
+    else:
+        table.ask(*first)
     for ask in then:
         table.ask(*ask)
     asks = 1
     while not table.over and asks < max_asks:
-        if model is not None and model[table.turn] == 1:
-            choice = memory_policy_ask(table, rng)
-        else:
-            choice = policy_ask(table, odds, rng)
-        if choice is None:
+        if not act(table, 0 if model is None else model[table.turn], odds, rng):
             break
-        table.ask(*choice)
         asks += 1
     return table
 
@@ -284,16 +347,17 @@ def play_out(nq: int, players: int, me: int, deal: list[int], quartets0: list[in
 def rollouts(nq: int, players: int, me: int, deals: list[list[int]], quartets0: list[int], last0: list[int],
              lay_count0: int, holder0: list[int], notat0: list[int], hasq0: list[int], cand_t: list[int],
              cand_c: list[int], bonus: bool, free0: int, odds: float, seed: int, max_asks: int,
-             model: list[int] | None = None) -> tuple[list[list[float]], list[list[int]]]:
-    """``kw_rollouts`` with the same arguments as lists (``model`` optional, as
-    there): (share[k][i], quartets[k][i]) of seat ``me`` after candidate ``k`` on
-    deal ``i``."""
+             model: list[int] | None = None, memory: bool = False) -> tuple[list[list[float]], list[list[int]]]:
+    """``kw_rollouts`` with the same arguments as lists (``model`` and ``memory``
+    optional, as there): (share[k][i], quartets[k][i]) of seat ``me`` after
+    candidate ``k`` on deal ``i``."""
     share = [[0.0] * len(deals) for _ in cand_t]
     quartets = [[0] * len(deals) for _ in cand_t]
     for i, deal in enumerate(deals):
         for k, first in enumerate(zip(cand_t, cand_c)):
             table = play_out(nq, players, me, deal, quartets0, last0, lay_count0, holder0, notat0, hasq0,
-                             first, bonus, free0, odds, deal_stream(seed, i), max_asks, model)
+                             first, bonus, free0, odds, deal_stream(seed, i), max_asks, model,
+                             memory=memory)
             share[k][i] = float(win_shares(table.quartets, table.last_lay)[me])
             quartets[k][i] = table.quartets[me]
     return share, quartets
@@ -314,10 +378,11 @@ def rollouts(nq: int, players: int, me: int, deals: list[list[int]], quartets0: 
 import math  # noqa: E402
 
 from quartet_solver.kwartet import Deck, Game, MemoryBot, Rules  # noqa: E402
-from quartet_solver.kwartet.game import Asked, Laid  # noqa: E402
+from quartet_solver.kwartet.game import Asked, Laid, Revealed  # noqa: E402
 
 ASK = 0  # event kind: (ASK, asker, target, 2 * card + hit)
 LAY = 1  # event kind: (LAY, player, quartet, 0)
+REVEAL = 2  # event kind, memory Kwartet: (REVEAL, player, card, 0)
 
 
 def event_tuples(log: tuple) -> list[tuple[int, int, int, int]]:
@@ -328,16 +393,22 @@ def event_tuples(log: tuple) -> list[tuple[int, int, int, int]]:
             out.append((ASK, e.asker, e.target, 2 * e.card + int(e.hit)))
         elif isinstance(e, Laid):
             out.append((LAY, e.player, e.quartet, 0))
+        elif isinstance(e, Revealed):
+            out.append((REVEAL, e.player, e.card, 0))
     return out
 
 
 def dealt_hands(current_hands: list[int], events: list[tuple[int, int, int, int]]) -> list[set[int]]:
     """The hands as dealt: the current hands with the events undone, last first
     (a lay gives the quartet back to its layer, a hit gives the card back to the
-    seat that was asked; misses change no hand)."""
+    seat that was asked, a card turned up goes back to the middle; misses change
+    no hand)."""
     hands = [card_set(int(m)) for m in current_hands]
     for kind, p, x, y in reversed(events):
-        if kind == LAY:
+        if kind == REVEAL:
+            assert x in hands[p], ("the player does not hold the card it turned up", p, x)
+            hands[p].remove(x)
+        elif kind == LAY:
             quartet = set(cards_of(x))
             assert not quartet & set().union(*hands), ("laid cards still in a hand", p, x)
             hands[p] |= quartet
@@ -369,6 +440,11 @@ def public_best_asks(game: Game, bot: MemoryBot, odds: float) -> set[tuple[int, 
     """The asks (target, card) the shared rollout policy rates best for the seat to
     move of ``game`` (its chance, then the cards of the quartet held), with the
     public record kept by ``bot`` (any seat's MemoryBot: the record is public)."""
+    return public_best_rated(game, bot, odds)[0]
+
+
+def public_best_rated(game: Game, bot: MemoryBot, odds: float) -> tuple[set[tuple[int, int]], float]:
+    """:func:`public_best_asks` and their chance (-1 when there is no ask)."""
     bot._update()
     n = game.players
     table = Table(
@@ -388,7 +464,7 @@ def public_best_asks(game: Game, bot: MemoryBot, odds: float) -> set[tuple[int, 
         held = sum(1 for d in cards_of(card // 4) if d in hand)
         keys[(t, card)] = (hit_chance(table, p, t, card, odds), held)
     best = max(keys.values()) if keys else None
-    return {a for a, k in keys.items() if k == best}
+    return {a for a, k in keys.items() if k == best}, (-1.0 if best is None else best[0])
 
 
 def memory_ask_terms(deck: Deck, players: int, me: int, current_hands: list[int], pile: int,
@@ -400,12 +476,18 @@ def memory_ask_terms(deck: Deck, players: int, me: int, current_hands: list[int]
 
     ``current_hands`` (masks, one per seat) and ``pile`` (mask) are the deal now;
     ``rules`` and ``dealer`` those of the game (default: the standard rules, the
-    last seat deals), needed only to deal and replay it on the engine."""
+    last seat deals), needed only to deal and replay it on the engine.
+
+    In memory Kwartet a middle card turned up by a seat other than ``me`` is a
+    term too, (index, whether the bot would turn one up then, 1): it does when it
+    has no ask or its best ask rates below :data:`REVEAL_BELOW`; and an ask fits
+    only where the best asks rate at least that while the middle holds cards."""
     events = [tuple(int(x) for x in e) for e in events]
     hands = dealt_hands(current_hands, events)
+    middle = card_set(int(pile)) | {x for kind, _, x, _ in events if kind == REVEAL}
     game = Game(deck, players=players, rules=rules, dealer=dealer,
-                hands=[sorted(h) for h in hands], pile=sorted(card_set(int(pile))))
-    assert not game.rules.draw_pile and not game.rules.memory, "base rules only"
+                hands=[sorted(h) for h in hands], pile=sorted(middle))
+    assert not game.rules.draw_pile, "no draw pile"
     bots = {}
     for seat in range(players):
         if seat != me:
@@ -417,17 +499,26 @@ def memory_ask_terms(deck: Deck, players: int, me: int, current_hands: list[int]
             # laid by the engine itself: at the deal or right after the hit that completed it
             assert event_tuples(game.log)[j] == (LAY, p, x, 0), (j, game.log)
             continue
-        assert kind == ASK, (j, kind)
+        assert kind in (ASK, REVEAL), (j, kind)
         # every earlier event was reproduced, nothing more
         assert event_tuples(game.log) == events[:j], (j, game.log)
         assert not game.is_over and game.to_move == p, (j, game.to_move, p)
-        target, card, hit = x, y // 2, y % 2
+        rating = None
         if p != me:
             if model is None or model[p] == 1:
                 keys, best = memory_best_asks(bots[p])
+                rating = max(keys.values())[0] if keys else -1.0
             else:
-                best = public_best_asks(game, bots[p], odds)
-            terms.append((j, (target, card) in best, len(best)))
+                best, rating = public_best_rated(game, bots[p], odds)
+        turns_up = game.can_reveal() and rating is not None and rating < REVEAL_BELOW
+        if kind == REVEAL:
+            if p != me:
+                terms.append((j, turns_up, 1))
+            game.reveal(game._pile.index(x))
+            continue
+        target, card, hit = x, y // 2, y % 2
+        if p != me:
+            terms.append((j, (target, card) in best and not turns_up, len(best)))
         assert game.ask(target, card).hit == bool(hit), (j, "the deal does not reproduce the hit/miss")
     assert event_tuples(game.log) == events, game.log
     return terms
