@@ -11,21 +11,27 @@ from hypothesis import strategies as st
 
 from quartet_solver import kwartet as kw
 from quartet_solver.errors import IllegalActionError, InvalidStateError, NotationError, QuartetError
-from quartet_solver.kwartet import Asked, Deck, Game, Knowledge, Laid, PlanningBot, Rules
+from quartet_solver.kwartet import Asked, Deck, Game, Knowledge, Laid, PlanningBot, Revealed, Rules
 
 DECKS = {"classic": Deck.themed("classic"), "world": Deck.themed("world"), "AKQJ": Deck.standard("AKQJ"),
          "standard": Deck.standard()}
 
 
 def _game_to(deck: Deck, players: int, seed: int, asks: int, rules: Rules) -> tuple[Game, list[kw.Bot]]:
-    """A game between memory and inference bots, stopped after ``asks`` asks (or at its end)."""
+    """A game between memory and inference bots, stopped after ``asks`` actions (asks,
+    and in memory Kwartet middle cards turned up) or at its end."""
     game = Game(deck, players=players, seed=seed, rules=rules)
     bots = [kw.MemoryBot(seed=i) if i % 2 else kw.InferenceBot(seed=i) for i in range(players)]
     for s, b in enumerate(bots):
         b.start(game, s)
-    while not game.is_over and game.asks < asks:
-        _, t, c = bots[game.to_move].choose()
-        game.ask(t, c)
+    actions = 0
+    while not game.is_over and actions < asks:
+        action = bots[game.to_move].choose()
+        if action[0] == "ask":
+            game.ask(action[1], action[2])
+        else:
+            game.reveal(action[1])
+        actions += 1
     return game, bots
 
 
@@ -41,18 +47,28 @@ def _written(deck: Deck, events: list[kw.Event], rng: random.Random) -> str:
             lines.append(f"{seat(e.asker)} asks {seat(e.target)} {rng.choice(['for ', ''])}{card}{sep}{answer}")
         elif isinstance(e, Laid):
             lines.append(f"{seat(e.player)} lays {deck.quartets[e.quartet].name}")
+        elif isinstance(e, Revealed):
+            card = rng.choice([deck.full_name(e.card), deck.names(1 << e.card)[0]])
+            lines.append(f"{seat(e.player)} {rng.choice(['turns up', 'reveals', 'Turns Up'])} {card}")
     joiner = rng.choice(["\n", "; ", "  # a note\n"])
     return joiner.join(lines)
+
+
+def _as_candidate(action: kw.Action) -> tuple[int, int]:
+    """A bot's action as a decision's candidate: the ask, or :data:`kw.REVEAL`."""
+    return kw.REVEAL if action[0] == "reveal" else (action[1], action[2])
 
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6), asks=st.integers(0, 45), players=st.integers(3, 5),
        deck=st.sampled_from(["classic", "world", "AKQJ"]), bonus=st.booleans(), dealer_takes=st.booleans(),
-       depth=st.integers(1, 2), opponents=st.sampled_from(kw.OPPONENT_MODELS))
-def test_advice_is_the_decision_of_a_bot_in_play(seed, asks, players, deck, bonus, dealer_takes, depth, opponents):
+       memory=st.sampled_from([0, 0, 3, 8]), depth=st.integers(1, 2), opponents=st.sampled_from(kw.OPPONENT_MODELS))
+def test_advice_is_the_decision_of_a_bot_in_play(seed, asks, players, deck, bonus, dealer_takes, memory, depth,
+                                                 opponents):
     """The position seen through a Knowledge gives the very decision a fresh bot makes
-    in the game itself: the same candidates, estimates, rollout values and choice."""
-    rules = Rules(bonus_turn=bonus, remainder="dealer" if dealer_takes else "pile")
+    in the game itself: the same candidates, estimates, rollout values and choice
+    (memory Kwartet included, where turning up a middle card is a candidate)."""
+    rules = Rules(bonus_turn=bonus, remainder="dealer" if dealer_takes and not memory else "pile", memory=memory)
     game, _ = _game_to(DECKS[deck], players, seed, asks, rules)
     if game.is_over:
         return
@@ -62,15 +78,16 @@ def test_advice_is_the_decision_of_a_bot_in_play(seed, asks, players, deck, bonu
     in_play.start(game, me)
     action = in_play.choose()
     advice = PlanningBot(**options).advise(Knowledge.from_game(game, me))
-    assert ("ask", *advice.candidates[advice.chosen]) == action or in_play.last_decision is None
-    if in_play.last_decision is None:  # one legal ask, or one candidate: play skips the rollouts
-        assert advice.candidates[advice.chosen] == action[1:]
+    assert advice.candidates[advice.chosen] == _as_candidate(action)
+    if in_play.last_decision is None:  # one legal action, or one candidate: play skips the rollouts
         assert advice.rollouts > 0
     else:
         d = in_play.last_decision
         assert (d.candidates, d.prior, d.values, d.chosen, d.rollouts) == (
             advice.candidates, advice.prior, advice.values, advice.chosen, advice.rollouts)
-    assert advice.candidates[advice.chosen] in game.legal_asks(me)
+    legal = game.legal_asks(me) + ([kw.REVEAL] if game.can_reveal() else [])
+    assert advice.candidates[advice.chosen] in legal
+    assert (kw.REVEAL in advice.candidates) == game.can_reveal()
 
 
 def test_advice_is_deterministic_and_starts_afresh():
@@ -105,11 +122,10 @@ def test_advice_refuses_positions_it_cannot_take():
     bot = PlanningBot(seed=0, samples=20)
     with pytest.raises(InvalidStateError, match="must be a kwartet.Knowledge"):
         bot.advise("Ac Ad")  # type: ignore[arg-type]
-    # draw pile and memory cards are not modelled by the rollouts
-    for rules in (Rules.preset("draw"), Rules.preset("memory")):
-        game = Game(Deck.themed("classic"), players=3, seed=1, rules=rules)
-        with pytest.raises(InvalidStateError, match="draw pile or memory"):
-            bot.advise(Knowledge.from_game(game, 0))
+    # a draw pile is not modelled by the rollouts
+    game = Game(Deck.themed("classic"), players=3, seed=1, rules=Rules.preset("draw"))
+    with pytest.raises(InvalidStateError, match="do not model a draw pile"):
+        bot.advise(Knowledge.from_game(game, 0))
     # a complete quartet not laid down
     k = Knowledge(deck, players=3, me=0, hand="Ac Ad Ah Jc Js")
     k.ask(0, 1, "As", True)
@@ -135,6 +151,28 @@ def test_advice_refuses_positions_it_cannot_take():
         bot.advise(k)
 
 
+def test_advice_in_memory_kwartet():
+    """Memory Kwartet: turning up a middle card is a candidate while the middle holds
+    cards, and the only one for a player who has no cards left."""
+    deck = DECKS["AKQJ"]
+    rules = Rules(memory=4)
+    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Ah Jc", rules=rules, dealer=2)
+    d = PlanningBot(seed=0, samples=50).advise(k)
+    assert kw.REVEAL in d.candidates and d.prior[d.candidates.index(kw.REVEAL)] == 1.0
+    assert d.to_dict()["candidates"][d.candidates.index(kw.REVEAL)] == [-1, -1]
+    # after laying down both quartets it holds cards of, the player must turn one up
+    kw.replay_record(k, "0 asks 1 for As: yes; 0 lays A; 0 asks 2 for Jd: yes; 0 asks 2 for Jh: yes;"
+                        "0 asks 1 for Js: yes; 0 lays J")
+    assert k.hand == 0
+    d = PlanningBot(seed=0, samples=50).advise(k)
+    assert d.candidates == (kw.REVEAL,) and d.chosen == 0
+    # once the middle is empty, only asks are left
+    kw.replay_record(k, "0 turns up Kc; 1 turns up Kd; 2 turns up Qc; 0 turns up Qd")
+    assert k.pile_size == 0 and k.hand == 1 << deck.card("Kc") | 1 << deck.card("Qd")
+    d = PlanningBot(seed=0, samples=50).advise(k)
+    assert kw.REVEAL not in d.candidates and all(t in (1, 2) for t, _ in d.candidates)
+
+
 def test_advice_when_only_one_opponent_holds_cards():
     deck = DECKS["AKQJ"]
     # player 1 ends with no cards: player 0 then may ask player 2 only
@@ -145,19 +183,21 @@ def test_advice_when_only_one_opponent_holds_cards():
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6), deck=st.sampled_from(sorted(DECKS)), players=st.integers(3, 6),
-       asks=st.integers(0, 80), style=st.integers(0, 10**6))
-def test_written_records_read_back_exactly(seed, deck, players, asks, style):
+       asks=st.integers(0, 80), style=st.integers(0, 10**6), memory=st.sampled_from([0, 0, 4]))
+def test_written_records_read_back_exactly(seed, deck, players, asks, style, memory):
     """A game's public log written out as text reads back as the same events, and the
-    Knowledge replayed from it is the one built from the game."""
+    Knowledge replayed from it is the one built from the game (memory Kwartet's
+    middle cards turned up included)."""
     d = DECKS[deck]
-    if players * 2 > len(d):
+    if players * 2 + memory > len(d):
         return
-    game, _ = _game_to(d, players, seed, asks, Rules())
+    rules = Rules(memory=memory)
+    game, _ = _game_to(d, players, seed, asks, rules)
     events = list(game.log[1:])
     text = _written(d, events, random.Random(style))
     assert kw.parse_events(d, text) == events
     me = seed % players
-    k = Knowledge(d, players, me, game.initial_hands[me], dealer=game.dealer)
+    k = Knowledge(d, players, me, game.initial_hands[me], dealer=game.dealer, rules=rules)
     kw.replay_record(k, text)
     ref = Knowledge.from_game(game, me)
     assert k.count() == ref.count() and k.hand_sizes == ref.hand_sizes and k.hand == game.hand(me)
@@ -168,7 +208,8 @@ def test_written_records_read_back_exactly(seed, deck, players, asks, style):
 @given(text=st.one_of(
     st.text(max_size=60),
     st.lists(st.sampled_from(["1", "P2", "0", "9", "asks", "lays", "for", "Ks", "Jd:", "yes", "no", "K", "J",
-                              "Bach", ";", "\n", "#", ",", "x", "-1", "hit"]), max_size=12).map(" ".join)))
+                              "Bach", ";", "\n", "#", ",", "x", "-1", "hit", "turns up", "reveals", "Qh"]),
+             max_size=12).map(" ".join)))
 def test_record_fuzz_parses_or_raises_typed_errors(text):
     deck = DECKS["AKQJ"]
     try:
@@ -176,7 +217,7 @@ def test_record_fuzz_parses_or_raises_typed_errors(text):
     except NotationError as exc:
         assert "line" in str(exc) or "must be text" in str(exc)
     else:
-        assert all(isinstance(e, (Asked, Laid)) for e in events)
+        assert all(isinstance(e, (Asked, Laid, Revealed)) for e in events)
     k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
     before = k.count()
     try:

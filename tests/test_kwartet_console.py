@@ -107,3 +107,70 @@ def test_bad_lines_say_what_is_wrong():
     out = "\n".join(shown)
     assert "unknown card 'Pizza'" in out and "yourself" in out and "you hold no card of" in out
     assert f"P{seat} may not be asked" in out and "not an ask" in out
+
+
+class FirstActionBot(kw.Bot):
+    """Memory Kwartet: a fixed pick among the legal asks and the middle cards."""
+
+    def __init__(self, pick: random.Random) -> None:
+        super().__init__(seed=0)
+        self.pick = pick
+
+    def choose(self):
+        v = self._started()
+        actions = [("ask", t, c) for t, c in v.legal_asks()]
+        if v.can_reveal():
+            actions += [("reveal", i) for i in range(v.middle)]
+        return actions[self.pick.randrange(len(actions))]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), deck=st.sampled_from(["classic", "AKQJ", "world"]), players=st.integers(3, 5),
+       seat=st.integers(0, 4), memory=st.integers(1, 8), noise=st.integers(0, 10**6))
+def test_memory_kwartet_typed_reveals_play_the_game_they_name(seed, deck, players, seat, memory, noise):
+    """Memory Kwartet: typed asks and 'reveal N' lines (with hints and bad lines in
+    between) play the game a bot making the same choices plays."""
+    d = DECKS[deck]
+    seat %= players
+    if players * 2 + memory > len(d):
+        return
+    rules = Rules(memory=memory)
+    ref = Game(d, players=players, seed=seed, rules=rules)
+    ref_bots = [FirstActionBot(random.Random(seed)) if i == seat else kw.MemoryBot(seed=i) for i in range(players)]
+    kw.play(ref, ref_bots)
+    style = random.Random(noise)
+    lines = []
+    # replay the reference to learn the middle positions of the seat's reveals
+    replay = Game(d, players=players, seed=seed, rules=rules)
+    for e in ref.log[1:]:
+        if isinstance(e, kw.Asked):
+            if e.asker == seat:
+                lines.append(style.choice(["", "help", "reveal 99", "hint"]))
+                lines.append(_typed(d, e.target, e.card, style))
+            replay.ask(e.target, e.card)
+        elif isinstance(e, kw.Revealed):
+            position = replay._pile.index(e.card)
+            if e.player == seat:
+                lines.append(style.choice(["", "blah", "reveal 99"]))
+                lines.append(style.choice([f"reveal {position}", f"turn up {position}", f"REVEAL {position}"]))
+            replay.reveal(position)
+    feed = iter(lines)
+    shown: list[str] = []
+    game = Game(d, players=players, seed=seed, rules=rules)
+    bots = [ConsolePlayer(seed=1, read=lambda prompt: next(feed), write=shown.append, samples=20) if i == seat
+            else kw.MemoryBot(seed=i) for i in range(players)]
+    kw.play(game, bots)
+    assert game.log == ref.log
+    assert next(feed, None) is None
+
+
+def test_reveal_where_there_is_no_middle():
+    game = Game(DECKS["classic"], players=3, seed=3)
+    seat = game.to_move
+    t, c = game.legal_asks(seat)[0]
+    typed = iter(["reveal", f"{t} {game.deck.full_name(c)}"])
+    shown: list[str] = []
+    me = ConsolePlayer(seed=0, read=lambda prompt: next(typed), write=shown.append)
+    me.start(game, seat)
+    assert me.choose() == ("ask", t, c)
+    assert "no middle cards" in "\n".join(shown)

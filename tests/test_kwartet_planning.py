@@ -219,13 +219,15 @@ class _Recorded:
     def __init__(self, real):  # type: ignore[no-untyped-def]
         self.real, self.calls = real, []
 
-    def __call__(self, *args):  # type: ignore[no-untyped-def]
-        out = self.real(*args)
+    def __call__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        out = self.real(*args, **kwargs)
         self.calls.append((args, out))
+        self.options = kwargs
         return out
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(bonus_turn=True), Rules(remainder="dealer")], ids=repr)
+@pytest.mark.parametrize("rules", [Rules(), Rules(bonus_turn=True), Rules(remainder="dealer"), Rules(memory=4)],
+                         ids=repr)
 @pytest.mark.parametrize("players", [3, 4])
 def test_next_ask_is_one_choice_per_information_set(monkeypatch, rules, players):
     """``PlanningBot._follow`` (the asks after a hit, ``depth`` > 1): the deals it
@@ -254,6 +256,8 @@ def test_next_ask_is_one_choice_per_information_set(monkeypatch, rules, players)
                                  np.array(bot._last_lay, np.int32), bot._lay_count, free)
                 model = np.array(bot._memory_like, dtype=np.uint8)
                 for t, c in asks:
+                    if (t, c) == kw.REVEAL:
+                        continue  # a card turned up ends the turn: nothing follows
                     rec = _Recorded(_core.kw_rollouts)
                     monkeypatch.setattr(planning._core, "kw_rollouts", rec)
                     out = bot._follow(deals, t, c, asks, g.hand(0), list(g.hand_sizes), record, model, 1)
@@ -271,19 +275,20 @@ def test_next_ask_is_one_choice_per_information_set(monkeypatch, rules, players)
                     assert all(np.array_equal(x, y) for x, y in zip(
                         args[4:10], (r2.quartets, r2.last, r2.lay_count, r2.holder, r2.notat, r2.hasq)))
                     assert args[12] == int(rules.bonus_turn) and args[13] == r2.free
+                    assert rec.options == {"memory": int(bool(rules.memory))}
                     nxt = list(zip(args[10].tolist(), args[11].tolist()))
-                    assert nxt and all(a in asks and a[1] != c for a in nxt)
+                    assert nxt and all(a in asks and a[1] != c and a != kw.REVEAL for a in nxt)
                     rows = (share + bot.quartet_weight / g.deck.n_quartets * quart).tolist()
                     assert values.tolist() in rows
                     followed += 1
                     if r2.lay_count > bot._lay_count:
                         lays += 1
-                        if g.pile == 0:  # no side pile: the game ends only when the last quartet is laid
+                        if g.pile == 0 or rules.memory:  # the game ends only when the last quartet is laid
                             assert len(idx) == len(hit) or sum(g.quartets) + 1 == g.deck.n_quartets
                     else:
                         assert idx.tolist() == hit.tolist()
-            _, t, c = bot.choose()
-            g.ask(t, c)
+            action = bot.choose()
+            g.ask(action[1], action[2]) if action[0] == "ask" else g.reveal(action[1])
     assert followed > 20 and lays > 0
 
 
@@ -319,3 +324,37 @@ def test_diverse_candidates_add_other_quartets():
             _, t, c = bot.choose()
             g.ask(t, c)
     assert seen > 0
+
+
+def test_memory_kwartet_turning_up_a_card_is_a_candidate():
+    """Memory Kwartet: while the middle holds cards, turning one up is a candidate,
+    the first (the baseline the others must beat) exactly where InferenceBot would
+    turn one up; the planner's games run to the end with cards turned up."""
+    first = later = turned = 0
+    for seed in range(6):
+        g = Game(Deck.themed("classic"), players=4, seed=seed, rules=Rules(memory=8))
+        bots = [PlanningBot(seed=seed, samples=30)] + [kw.MemoryBot(seed=i) for i in range(3)]
+        for s, b in enumerate(bots):
+            b.start(g, s)
+        while not g.is_over:
+            if g.to_move == 0 and g.can_reveal() and g.legal_asks():
+                bot = bots[0]
+                bot._update()
+                bot._deals(30)
+                short = bot._shortlist(bot._scores())
+                asks = [(t, c) for _, t, c in short]
+                assert asks.count(kw.REVEAL) == 1
+                inference = kw.InferenceBot(seed=1)
+                inference.start(g, 0)
+                would = inference.choose()[0] == "reveal"
+                assert (asks[0] == kw.REVEAL) == would
+                first += would
+                later += not would
+            action = bots[g.to_move].choose()
+            if action[0] == "ask":
+                g.ask(action[1], action[2])
+            else:
+                turned += g.to_move == 0
+                g.reveal(action[1])
+        assert sum(g.quartets) == g.deck.n_quartets  # every quartet can be completed: none is blocked
+    assert first > 0 and later > 0 and turned > 0

@@ -26,7 +26,7 @@ from .console import ConsolePlayer
 from .decks import THEMED_DECKS, Deck, Quartet
 from .game import Asked, Dealt, Drew, Game, Laid, Revealed
 from .knowledge import LAID, PILE, Knowledge
-from .planning import OPPONENT_MODELS, Decision, PlanningBot
+from .planning import OPPONENT_MODELS, REVEAL, Decision, PlanningBot
 from .record import parse_events, replay_record
 from .rules import Rules
 from .simulate import BotStats, SimulationResult, make_bot, simulate
@@ -50,6 +50,7 @@ __all__ = [
     "OPPONENT_MODELS",
     "PILE",
     "PlanningBot",
+    "REVEAL",
     "Quartet",
     "Revealed",
     "Rules",

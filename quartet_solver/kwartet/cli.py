@@ -28,7 +28,7 @@ from .decks import THEMED_DECKS, Deck
 from .console import ConsolePlayer, GameLeft
 from .game import Asked, Drew, Event, Game, Laid, Revealed
 from .knowledge import Knowledge
-from .planning import OPPONENT_MODELS, PlanningBot
+from .planning import OPPONENT_MODELS, REVEAL, PlanningBot
 from .record import replay_record
 from .rules import Rules
 from .simulate import SimulationResult, bot_seed, make_bot, simulate
@@ -289,14 +289,17 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     decision = PlanningBot(seed=args.seed, **options).advise(k)
     probs = k.probabilities()
     rows: list[dict[str, Any]] = [
-        {"target": t, "card": deck.full_name(c), "hit_chance": float(probs[t, c]), "estimate": prior, "value": value,
-         "error": error}
+        {"action": "reveal", "target": None, "card": None, "hit_chance": 1.0, "estimate": prior, "value": value,
+         "error": error} if (t, c) == REVEAL else
+        {"action": "ask", "target": t, "card": deck.full_name(c), "hit_chance": float(probs[t, c]), "estimate": prior,
+         "value": value, "error": error}
         for (t, c), prior, value, error in zip(decision.candidates, decision.prior, decision.values, decision.errors)]
     best = rows[decision.chosen]
     if args.json:
         out: dict[str, Any] = {
             "seat": args.seat, "hand": deck.names(k.hand), "hand_sizes": list(k.hand_sizes), "pile": k.pile_size,
-            "events": len(k.events), "advice": {"target": best["target"], "card": best["card"]},
+            "events": len(k.events),
+            "advice": {"action": best["action"], "target": best["target"], "card": best["card"]},
             "candidates": rows, "chosen": decision.chosen, "rollouts": decision.rollouts,
             "seconds": decision.seconds,
         }
@@ -312,13 +315,15 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     print(f"{'ask':<36} {'hit chance':>10} {'estimate':>9} {'value':>7} {'+-':>6}")
     for i, r in enumerate(rows):
         mark = ">" if i == decision.chosen else " "
-        print(f"{mark} {'P' + str(r['target']) + ' for ' + r['card']:<34} {r['hit_chance']:>10.3f} "
+        what = "turn up a middle card" if r["action"] == "reveal" else f"P{r['target']} for {r['card']}"
+        print(f"{mark} {what:<34} {r['hit_chance']:>10.3f} "
               f"{r['estimate']:>9.3f} {r['value']:>7.3f} {r['error']:>6.3f}")
     print("hit chance: the exact posterior; estimate: the same, corrected for players asking in the\n"
           "quartets they collect; value: the planner's mean outcome of the ask over its played-out games\n"
           "(its win share + 0.25 x its quartet share), +- one standard error")
-    print(f"advice: ask player {best['target']} for {best['card']} "
-          f"({decision.rollouts} rollouts, {decision.seconds:.2f} s)")
+    what = ("turn up a middle card" if best["action"] == "reveal"
+            else f"ask player {best['target']} for {best['card']}")
+    print(f"advice: {what} ({decision.rollouts} rollouts, {decision.seconds:.2f} s)")
     return 0
 
 

@@ -4,6 +4,8 @@
 it shows the hand, the hand sizes and the quartets laid, then reads commands:
 
 - ``2 Bach`` or ``P2 for Composers: Bach``: ask player 2 for that card;
+- ``reveal`` or ``reveal 3`` (memory Kwartet): turn up a middle card (number 3 of
+  the middle, counted from 0; without a number one at random) and take it;
 - ``hint``: what :class:`~.planning.PlanningBot` would ask here, with every candidate's
   exact hit chance and rollout value (:meth:`~.planning.PlanningBot.advise`);
 - ``probs``: where every card is, as far as this seat can know (the exact posterior);
@@ -36,17 +38,19 @@ from typing import Any
 from ..errors import InvalidStateError, NotationError
 from .bots import Action, InferenceBot, View
 from .game import Event, Laid
-from .planning import PlanningBot
+from .planning import REVEAL, PlanningBot
 
 __all__ = ["ConsolePlayer", "GameLeft"]
 
 HELP = """commands:
   T CARD      ask player T for CARD (e.g. "2 Bach", "P2 for Composers: Bach")
+  reveal [N]  memory Kwartet: turn up middle card N (from 0; default one at random)
   hint        what the planning bot would ask here, and why
   probs       where every card is, as far as you can know
   quit        leave the game"""
 
 _ASK = re.compile(r"^[Pp]?(\d{1,3})\s+(?:for\s+)?(.+)$", re.I)
+_REVEAL = re.compile(r"^(?:reveal|turn\s+up)(?:\s+(\d{1,3}))?$", re.I)
 
 
 class GameLeft(Exception):
@@ -86,7 +90,8 @@ class ConsolePlayer(InferenceBot):
         self._write(f"your turn (P{v.seat}); your hand: {deck.format(v.hand)}")
         sizes = ", ".join(f"P{p} {n}" for p, n in enumerate(v.hand_sizes))
         laid = ", ".join(f"P{p} {n}" for p, n in enumerate(self.quartets))
-        self._write(f"cards in hand: {sizes}; quartets: {laid}")
+        middle = f"; middle: {v.middle} face down (reveal to turn one up)" if v.can_reveal() else ""
+        self._write(f"cards in hand: {sizes}; quartets: {laid}{middle}")
 
     def _hint(self) -> None:
         if self.knowledge is None:
@@ -101,15 +106,32 @@ class ConsolePlayer(InferenceBot):
         probs = self.knowledge.probabilities()
         for i, ((t, c), value, err) in enumerate(zip(d.candidates, d.values, d.errors)):
             mark = ">" if i == d.chosen else " "
-            self._write(f"{mark} P{t} for {deck.full_name(c)}: hit chance {probs[t, c]:.2f}, "
-                        f"value {value:.3f} +- {err:.3f}")
+            what = ("turn up a middle card" if (t, c) == REVEAL
+                    else f"P{t} for {deck.full_name(c)}: hit chance {probs[t, c]:.2f}")
+            self._write(f"{mark} {what}, value {value:.3f} +- {err:.3f}")
         t, c = d.candidates[d.chosen]
-        self._write(f"hint: ask P{t} for {deck.full_name(c)} (value: the planner's mean share of the win "
+        what = "turn up a middle card" if (t, c) == REVEAL else f"ask P{t} for {deck.full_name(c)}"
+        self._write(f"hint: {what} (value: the planner's mean share of the win "
                     f"+ 0.25 x its quartet share over {d.rollouts // len(d.candidates)} played-out deals)")
 
-    def _parse(self, line: str) -> tuple[int, int] | None:
-        """The legal ask a typed line names, or ``None`` after saying what is wrong."""
+    def _parse(self, line: str) -> Action | None:
+        """The legal action a typed line names, or ``None`` after saying what is wrong."""
         v = self._started()
+        m = _REVEAL.match(line)
+        if m:
+            if not v.can_reveal():
+                self._write("there is no middle card to turn up" if v.rules.memory
+                            else "these rules have no middle cards to turn up")
+                return None
+            if m[1] is None:
+                return ("reveal", self.rng.randrange(v.middle))
+            if int(m[1]) >= v.middle:
+                self._write(f"the middle holds {v.middle} cards: turn up one of 0..{v.middle - 1}")
+                return None
+            return ("reveal", int(m[1]))
+        if not v.legal_asks():
+            self._write("you have no ask: reveal a middle card (type reveal)")
+            return None
         m = _ASK.match(line)
         if not m:
             self._write(f"not an ask: {line!r} (type help)")
@@ -121,7 +143,7 @@ class ConsolePlayer(InferenceBot):
             return None
         target = int(m[1])
         if (target, card) in v.legal_asks():
-            return target, card
+            return ("ask", target, card)
         name = v.deck.full_name(card)
         targets = ", ".join(f"P{t}" for t in v.targets())
         if v.hand >> card & 1:
@@ -135,7 +157,7 @@ class ConsolePlayer(InferenceBot):
     def choose(self) -> Action:
         v = self._started()
         self._update()
-        if not v.legal_asks():
+        if not v.legal_asks() and not v.can_reveal():
             raise InvalidStateError(f"seat {v.seat} has no legal action")
         self._show_position()
         while True:
@@ -158,6 +180,6 @@ class ConsolePlayer(InferenceBot):
             elif word in ("quit", "exit"):
                 raise GameLeft(f"P{v.seat} left the game")
             else:
-                ask = self._parse(line)
-                if ask is not None:
-                    return ("ask", ask[0], ask[1])
+                action = self._parse(line)
+                if action is not None:
+                    return action

@@ -6,6 +6,7 @@
     P1 asks P0 Kh no          # seats by number, with or without a P
     2 asks 0 for Composers: Bach, no
     1 lays K                  # a quartet laid down (name, rank text, or index)
+    2 turns up Qh             # memory Kwartet: a middle card turned up and taken
 
 Lines may also be separated by ``;``; ``#`` starts a comment.  Cards and quartets
 are named as the deck names them (:meth:`~.decks.Deck.card`,
@@ -29,7 +30,7 @@ import re
 
 from ..errors import InvalidStateError, NotationError, QuartetError
 from .decks import Deck
-from .game import Asked, Event, Laid
+from .game import Asked, Event, Laid, Revealed
 from .knowledge import Knowledge
 
 __all__ = ["parse_events", "replay_record"]
@@ -37,6 +38,7 @@ __all__ = ["parse_events", "replay_record"]
 _SEAT = r"[Pp]?(\d{1,3})"
 _ASK = re.compile(rf"^{_SEAT}\s+asks\s+{_SEAT}\s+(?:for\s+)?(.+?)(?:\s*[:,]\s*|\s+)(yes|no|hit|miss)$", re.I)
 _LAY = re.compile(rf"^{_SEAT}\s+lays\s+(?:down\s+)?(.+?)$", re.I)
+_REVEAL = re.compile(rf"^{_SEAT}\s+(?:turns\s+up|reveals)\s+(.+?)$", re.I)
 _HIT = {"yes": True, "hit": True, "no": False, "miss": False}
 
 
@@ -62,10 +64,14 @@ def _event(deck: Deck, number: int, line: str) -> Event:
         m = _LAY.match(line)
         if m:
             return Laid(int(m[1]), deck.quartet(m[2]))
+        m = _REVEAL.match(line)
+        if m:
+            return Revealed(int(m[1]), deck.card(m[2]))
     except NotationError as exc:
         raise NotationError(f"line {number} ({line!r}): {exc}") from None
     raise NotationError(
-        f"line {number} ({line!r}): not an event; write 'A asks T for CARD: yes' (or no) or 'P lays QUARTET'"
+        f"line {number} ({line!r}): not an event; write 'A asks T for CARD: yes' (or no), 'P lays QUARTET' "
+        f"or 'P turns up CARD'"
     )
 
 
@@ -81,7 +87,7 @@ def parse_events(deck: Deck, text: str) -> list[Event]:
     >>> parse_events(Deck.themed(), "2 takes Bach")
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.NotationError: line 1 ('2 takes Bach'): not an event; write 'A asks T for CARD: yes' (or no) or 'P lays QUARTET'
+    quartet_solver.errors.NotationError: line 1 ('2 takes Bach'): not an event; write 'A asks T for CARD: yes' (or no), 'P lays QUARTET' or 'P turns up CARD'
     """
     if not isinstance(deck, Deck):
         raise InvalidStateError(f"deck must be a kwartet.Deck, got {deck!r}")

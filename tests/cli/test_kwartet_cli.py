@@ -143,6 +143,47 @@ def test_advise_reads_a_written_game_and_gives_the_planner_choice(tmp_path):
     assert code == 0 and "advice: ask player" in text and text.count("\n> ") == 1
 
 
+def test_advise_in_memory_kwartet():
+    """With the memory rules the middle card to turn up is a row of the advice, in
+    text and JSON, as in the library's decision."""
+    from quartet_solver import kwartet as kw
+
+    deck, rules = kw.Deck.themed("classic"), kw.Rules.preset("memory")
+    game = kw.Game(deck, players=4, seed=11, rules=rules)
+    bots = [kw.MemoryBot(seed=i) for i in range(4)]
+    for seat, bot in enumerate(bots):
+        bot.start(game, seat)
+    while not any(isinstance(e, kw.Revealed) for e in game.log):
+        action = bots[game.to_move].choose()
+        game.ask(*action[1:]) if action[0] == "ask" else game.reveal(action[1])
+    me = game.to_move
+    lines = []
+    for e in game.log[1:]:
+        if isinstance(e, kw.Asked):
+            lines.append(f"{e.asker} asks {e.target} for {deck.full_name(e.card)}: {'yes' if e.hit else 'no'}")
+        elif isinstance(e, kw.Laid):
+            lines.append(f"{e.player} lays {deck.quartets[e.quartet].name}")
+        else:
+            lines.append(f"{e.player} turns up {deck.full_name(e.card)}")
+    events = "; ".join(lines)
+    base = ["kwartet", "advise", "--deck", "classic", "--players", "4", "--seat", str(me),
+            "--hand", deck.format(game.initial_hands[me]), "--rules", "memory", "--dealer", str(game.dealer),
+            "--samples", "100", "--seed", "3", "--events", events]
+    code, out, err = run([*base, "--json"])
+    assert code == 0, err
+    data = json.loads(out)
+    k = kw.Knowledge.from_game(game, me)
+    d = kw.PlanningBot(seed=3, samples=100).advise(k)
+    want = [{"action": "reveal", "target": None, "card": None} if a == kw.REVEAL else
+            {"action": "ask", "target": a[0], "card": deck.full_name(a[1])} for a in d.candidates]
+    assert [{key: r[key] for key in ("action", "target", "card")} for r in data["candidates"]] == want
+    assert [r["value"] for r in data["candidates"]] == list(d.values)
+    assert data["advice"] == want[d.chosen] and data["pile"] == k.pile_size
+    assert {"action": "reveal", "target": None, "card": None} in want
+    code, text, err = run(base)
+    assert code == 0 and "turn up a middle card" in text
+
+
 def test_advise_bad_input_is_one_line_and_exit_2(tmp_path):
     base = ["kwartet", "advise", "--deck", "standard:AKQJ", "--players", "3", "--samples", "20"]
     for args in (["--hand", "Ac Ad Qc Jc"],  # four cards, five dealt
