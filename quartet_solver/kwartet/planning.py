@@ -366,7 +366,12 @@ class PlanningBot(InferenceBot):
         MemoryBot-modelled opponent plays MemoryBot's policy in the rollouts, and
         the deals are weighted by the likelihood of its asks under that policy.
 
-    Variants the rollouts do not model (a draw pile, memory cards) and an
+    In memory Kwartet (:attr:`~.rules.Rules.memory`) turning up a middle card is a
+    candidate (:data:`REVEAL`) of every decision where it is legal, the first where
+    InferenceBot would turn one up (its best estimate below 0.3); in the rollouts a
+    seat turns one up when its policy has no ask or rates its best below that (the
+    rule of MemoryBot and InferenceBot), and the deal weights read the opponents'
+    choices to turn one up.  A draw pile (whose draws the others do not see) and an
     unavailable posterior fall back to :class:`~.bots.InferenceBot`'s choice.
     :attr:`decisions` counts the planned decisions, :attr:`last_decision` holds the
     last (a :class:`Decision`), :attr:`rollouts` the rollouts run in this game.
@@ -761,9 +766,10 @@ class PlanningBot(InferenceBot):
         quartets / the deck's quartets.
 
         Raises :class:`~quartet_solver.errors.InvalidStateError` for a position the
-        planner cannot take: the observer has no cards or nobody to ask, the game is
-        over, a complete quartet is still in the observer's hand, the rules have a draw
-        pile or memory cards, or exact inference is unavailable.
+        planner cannot take: the observer has no action (no cards or nobody to ask,
+        and no middle card to turn up), the game is over, a complete quartet is still
+        in the observer's hand, the rules have a draw pile, or exact inference is
+        unavailable.
 
         >>> from quartet_solver.kwartet import Deck, Knowledge
         >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
