@@ -188,8 +188,6 @@ def _play_with_you(args: argparse.Namespace, deck: Deck, game: Game, bots: list[
         raise InvalidStateError(f"--you must be a seat in 0..{game.players - 1}, got {you}")
     if args.json:
         raise InvalidStateError("--you plays in the terminal; --json is not available with it")
-    if game.rules.memory:
-        raise InvalidStateError("--you does not play memory Kwartet (turning up middle cards)")
     options = _planner_options(args)
     bots[you] = ConsolePlayer(seed=args.seed * 31 + you, **options)
     names = [f"P{i}(you)" if i == you else f"P{i}({b.name})" for i, b in enumerate(bots)]

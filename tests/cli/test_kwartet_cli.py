@@ -227,6 +227,45 @@ def test_play_with_you_a_whole_game_typed():
     assert "your turn (P1)" in out and "P1(you) asks" in out and "commands:" in out
 
 
+def test_play_with_you_in_memory_kwartet():
+    """``--rules memory``: the typed seat turns middle cards up by number ('reveal N')."""
+    import random
+
+    from quartet_solver import kwartet as kw
+
+    seed, you = 6, 0
+    deck, rules = kw.Deck.themed("classic"), kw.Rules.preset("memory")
+    ref = kw.Game(deck, players=3, seed=seed, rules=rules)
+    pick = random.Random(1)
+
+    class Typist(kw.Bot):
+        def choose(self):
+            v = self._started()
+            actions = [("ask", t, c) for t, c in v.legal_asks()]
+            actions += [("reveal", i) for i in range(v.middle)] if v.can_reveal() else []
+            return actions[pick.randrange(len(actions))]
+
+    bots = [Typist(seed=0) if i == you else kw.MemoryBot(seed=seed * 31 + i) for i in range(3)]
+    kw.play(ref, bots)
+    replay = kw.Game(deck, players=3, seed=seed, rules=rules)
+    typed = []
+    for e in ref.log[1:]:
+        if isinstance(e, kw.Asked):
+            if e.asker == you:
+                typed.append(f"P{e.target} for {deck.full_name(e.card)}")
+            replay.ask(e.target, e.card)
+        elif isinstance(e, kw.Revealed):
+            position = replay._pile.index(e.card)
+            if e.player == you:
+                typed.append(f"reveal {position}")
+            replay.reveal(position)
+    assert any(line.startswith("reveal") for line in typed)
+    code, out, err = run(["kwartet", "play", "--seed", str(seed), "--bots", "memory,memory,memory",
+                          "--rules", "memory", "--you", str(you)], stdin="\n".join(typed) + "\n")
+    assert code == 0, err
+    assert f"quartets: {list(ref.quartets)}" in out and "P0(you) turns up" in out
+
+
 def test_play_with_you_hint_quit_and_errors():
     base = ["kwartet", "play", "--seed", "2", "--bots", "planning,memory,memory,memory", "--samples", "100"]
     code, out, err = run([*base, "--you", "0"], stdin="hint\nprobs\nquit\n")
@@ -234,7 +273,6 @@ def test_play_with_you_hint_quit_and_errors():
     assert "hint: ask P" in out and "consistent deals" in out and "P0 left the game" in out
     for args, stdin in ((["--you", "0"], ""),            # input ends before the game does
                         (["--you", "7"], "quit\n"),
-                        (["--you", "0", "--json"], "quit\n"),
-                        (["--you", "0", "--rules", "memory"], "quit\n")):
+                        (["--you", "0", "--json"], "quit\n")):
         code, out, err = run([*base, *args], stdin=stdin)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
