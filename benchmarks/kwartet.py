@@ -3,7 +3,7 @@ the ladder of the planning player.
 
 Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
      [--samples N] [--candidates N] [--depth N] [--diverse N] [--models auto,memory,public] [--jobs 2]
-     [--seeds 2024,12,13] [--json FILE]
+     [--seeds 2024,12,13] [--rules standard|memory|...] [--json FILE]
 Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
 a clear win against three inference bots (4 players, classic deck, seats rotated).
@@ -20,6 +20,9 @@ every ask of the bot with the exact posterior of its seat (:class:`TipCounter`):
 * **late game** ("late-game focus"): the asks made once all but two quartets are
   laid (or blocked by the side pile), their hit rate, and the bot's share of the
   last two quartets laid.
+
+With ``--rules memory`` (memory Kwartet) the tip counts also hold the middle cards the
+bot turned up (``reveals``, in the JSON).
 """
 
 from __future__ import annotations
