@@ -79,3 +79,14 @@ def test_ladder_defaults_are_the_planners():
     bot = m.kw.PlanningBot()
     assert m.PLANNER_DEFAULTS["samples"] == bot.samples and m.PLANNER_DEFAULTS["candidates"] == bot.candidates
     assert m.PLANNER_DEFAULTS["diverse"] == bot.diverse and m.PLANNER_DEFAULTS["depth"] == bot.depth
+
+
+def test_memory_rules_reach_the_games():
+    """``rules="memory"``: every table is played under memory Kwartet, whose games
+    have middle cards turned up (the bots' ``reveals``), and the rows say so."""
+    m = _module()
+    rows = m.ladder(**SMALL, seeds=(3,), rules="memory")
+    assert all(r["rules"] == "memory" for r in rows)
+    assert all(r["tips"]["reveals"] > 0 for r in rows)
+    standard = m.ladder(**SMALL, seeds=(3,))
+    assert all(r["rules"] == "standard" and r["tips"]["reveals"] == 0 for r in standard)
