@@ -11,21 +11,23 @@
 # instead of asking, the seat to move may turn up a middle card (one at random:
 # their order is unknown) and take it, and the turn passes; a seat with no cards
 # must.  A policy turns one up when it has no ask or its best ask rates below
-# KWR_REVEAL_BELOW (MemoryBot's and InferenceBot's rule).  Every seat plays the same policy and sees only
-# its own hand and the public record, which the rollout keeps exactly as
-# MemoryBot does: each card's publicly traced holder, the seats publicly known
-# not to hold it (denials, own asks), the quartets each seat has asked for.  An
-# ask thus tells the other seats what it tells them in the real game, and they
-# use it: they ask a seat for a card it received, and favour a seat that asked
-# for the quartet.  The policy (_kwr_choose): a card's chance at a seat is
-# 1 (traced there), 0 (traced elsewhere or denied), else the seat's share of the
-# cards of the seats that may hold it (pile included), its odds multiplied by
-# collector_odds when the seat asked for the quartet; the best chance wins, then
-# the quartet the asker holds most of, then a random tie-break.
+# KWR_REVEAL_BELOW (MemoryBot's and InferenceBot's rule).  Every seat plays the
+# same policy and sees only its own hand and the public record, which the rollout
+# keeps exactly as MemoryBot does: each card's publicly traced holder, the seats
+# publicly known not to hold it (denials, own asks), the quartets each seat has
+# asked for; a card turned up is traced to its taker.  An ask thus tells the
+# other seats what it tells them in the real game, and they use it: they ask a
+# seat for a card it received, and favour a seat that asked for the quartet.
+# The policy (_kwr_choose): a card's chance at a seat is 1 (traced there), 0
+# (traced elsewhere or denied), else the seat's share of the cards of the seats
+# that may hold it (pile included), its odds multiplied by collector_odds when
+# the seat asked for the quartet; the best chance wins, then the quartet the
+# asker holds most of, then a random tie-break.
 #
-# Entry point: kw_rollouts.  Deal i's rollouts use one random stream for every
-# candidate (common random numbers: candidates are compared on the same deals
-# and, as far as their games agree, the same tie-breaks).
+# Entry points: kw_rollouts (and kw_ask_likelihood, the deal weights).  Deal i's
+# rollouts use one random stream for every candidate (common random numbers:
+# candidates are compared on the same deals and, as far as their games agree, the
+# same tie-breaks).
 
 from libc.math cimport log
 
