@@ -17,8 +17,9 @@ DECKS = {"classic": Deck.themed("classic"), "world": Deck.themed("world"), "AKQJ
          "standard": Deck.standard()}
 
 
-class FirstAskBot(kw.Bot):
-    """Asks a fixed pick among the legal asks: the one a scripted person types."""
+class FirstActionBot(kw.Bot):
+    """A fixed pick among the legal asks and, in memory Kwartet, the middle cards:
+    what a scripted person types."""
 
     def __init__(self, pick: random.Random) -> None:
         super().__init__(seed=0)
@@ -26,9 +27,10 @@ class FirstAskBot(kw.Bot):
 
     def choose(self):
         v = self._started()
-        asks = v.legal_asks()
-        t, c = asks[self.pick.randrange(len(asks))]
-        return ("ask", t, c)
+        actions = [("ask", t, c) for t, c in v.legal_asks()]
+        if v.can_reveal():
+            actions += [("reveal", i) for i in range(v.middle)]
+        return actions[self.pick.randrange(len(actions))]
 
 
 def _typed(deck: Deck, t: int, c: int, style: random.Random) -> str:
@@ -48,7 +50,7 @@ def test_typed_asks_play_the_game_they_name(seed, deck, players, seat, noise):
     if players * 2 > len(d):
         return
     ref = Game(d, players=players, seed=seed)
-    ref_bots = [FirstAskBot(random.Random(seed)) if i == seat else kw.MemoryBot(seed=i) for i in range(players)]
+    ref_bots = [FirstActionBot(random.Random(seed)) if i == seat else kw.MemoryBot(seed=i) for i in range(players)]
     kw.play(ref, ref_bots)
     asks = [(e.target, e.card) for e in ref.log[1:] if isinstance(e, kw.Asked) and e.asker == seat]
     style = random.Random(noise)
@@ -107,21 +109,6 @@ def test_bad_lines_say_what_is_wrong():
     out = "\n".join(shown)
     assert "unknown card 'Pizza'" in out and "yourself" in out and "you hold no card of" in out
     assert f"P{seat} may not be asked" in out and "not an ask" in out
-
-
-class FirstActionBot(kw.Bot):
-    """Memory Kwartet: a fixed pick among the legal asks and the middle cards."""
-
-    def __init__(self, pick: random.Random) -> None:
-        super().__init__(seed=0)
-        self.pick = pick
-
-    def choose(self):
-        v = self._started()
-        actions = [("ask", t, c) for t, c in v.legal_asks()]
-        if v.can_reveal():
-            actions += [("reveal", i) for i in range(v.middle)]
-        return actions[self.pick.randrange(len(actions))]
 
 
 @settings(max_examples=20, deadline=None)

@@ -31,6 +31,10 @@ __all__ = ["Bot", "View", "NoviceBot", "MemoryBot", "InferenceBot", "Action", "p
 
 Action = Union[tuple[str, int, int], tuple[str, int]]
 
+REVEAL_BELOW = 0.3
+"""Memory Kwartet: :class:`MemoryBot` and :class:`InferenceBot` turn up a middle card
+rather than ask when their best ask rates below this (a score or a hit estimate)."""
+
 
 class View:
     """What seat ``seat`` may see of ``game``."""
@@ -247,7 +251,7 @@ class MemoryBot(Bot):
                 best, best_key = (t, c), key
         if best is None:
             raise InvalidStateError(f"seat {v.seat} has no legal action")
-        if v.can_reveal() and best_key is not None and best_key[0] < 0.3:
+        if v.can_reveal() and best_key is not None and best_key[0] < REVEAL_BELOW:
             return ("reveal", self.rng.randrange(v.middle))
         return ("ask", best[0], best[1])
 

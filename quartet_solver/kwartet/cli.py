@@ -310,7 +310,8 @@ def _cmd_advise(args: argparse.Namespace) -> int:
           f"hand sizes {list(k.hand_sizes)})")
     if args.probabilities:
         print(k.pretty())
-    print(f"{'ask':<36} {'hit chance':>10} {'estimate':>9} {'value':>7} {'+-':>6}")
+    reveal = any(r["action"] == "reveal" for r in rows)
+    print(f"{'action' if reveal else 'ask':<36} {'hit chance':>10} {'estimate':>9} {'value':>7} {'+-':>6}")
     for i, r in enumerate(rows):
         mark = ">" if i == decision.chosen else " "
         what = "turn up a middle card" if r["action"] == "reveal" else f"P{r['target']} for {r['card']}"
@@ -319,6 +320,8 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     print("hit chance: the exact posterior; estimate: the same, corrected for players asking in the\n"
           "quartets they collect; value: the planner's mean outcome of the ask over its played-out games\n"
           "(its win share + 0.25 x its quartet share), +- one standard error")
+    if reveal:
+        print("a middle card turned up is surely taken (hit chance 1), and the turn passes")
     what = ("turn up a middle card" if best["action"] == "reveal"
             else f"ask player {best['target']} for {best['card']}")
     print(f"advice: {what} ({decision.rollouts} rollouts, {decision.seconds:.2f} s)")

@@ -62,7 +62,7 @@ from .. import _core
 from ..checks import as_int, check_choice
 from ..deprecation import keyword_options
 from ..errors import InvalidStateError
-from .bots import Action, InferenceBot, View
+from .bots import REVEAL_BELOW, Action, InferenceBot, View
 from .decks import Deck
 from .game import Asked, Dealt, Event, Laid, Revealed, askable_mask
 from .knowledge import PILE, Knowledge
@@ -74,9 +74,6 @@ REVEAL = (-1, -1)
 """The candidate ``(target, card)`` of a :class:`Decision` that turns up a middle card
 instead of asking (memory Kwartet)."""
 
-REVEAL_BELOW = 0.3
-"""Below this best hit estimate :class:`~.bots.InferenceBot` (and MemoryBot, by its
-score) turns up a middle card rather than ask: the planner's first candidate then."""
 
 OPPONENT_MODELS = ("auto", "memory", "public")
 """How the planner models its opponents (the ``opponents`` option of
@@ -474,7 +471,12 @@ class PlanningBot(InferenceBot):
             if e.asker != self._turn_player:
                 self._turn_player, self._turn_lays, self._turn_misses = e.asker, 0, 0
             if not e.hit:
-                self._turn_misses += 1
+                if self._free_misses(e.asker):
+                    self._turn_misses += 1  # a free miss used: the turn goes on
+                else:
+                    self._turn_player = -1  # the turn is over
+        elif isinstance(e, Revealed):
+            self._turn_player = -1  # a card turned up ends the turn (its lay earns nothing)
 
     def _free_misses(self, seat: int) -> int:
         """Free misses left in ``seat``'s current turn under the bonus-turn rule."""

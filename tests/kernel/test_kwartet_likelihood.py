@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from reference.kwartet_rollout import event_tuples, memory_ask_terms, memory_log_likelihood
@@ -39,19 +39,26 @@ decks = st.one_of(
     st.sampled_from(["classic", "nature", "world"]).map(Deck.themed),
 )
 rules = st.builds(Rules, remainder=st.sampled_from(["pile", "dealer"]), bonus_turn=st.booleans())
+memory_rules = st.builds(Rules, memory=st.integers(1, 8), bonus_turn=st.booleans())
 bot_kinds = st.sampled_from([NoviceBot, InferenceBot, MemoryBot])
 
 
 def _play(deck: Deck, players: int, game_rules: Rules, dealer: int, kinds: list[type], seed: int,
           steps: int) -> Game:
-    """A game between the given bots (one class per seat) after at most ``steps`` asks."""
+    """A game between the given bots (one class per seat) after at most ``steps``
+    actions (asks, and in memory Kwartet middle cards turned up)."""
     g = Game(deck, players=players, seed=seed, rules=game_rules, dealer=dealer)
     bots = [kind(seed=seed * 10 + i) for i, kind in enumerate(kinds)]
     for s, b in enumerate(bots):
         b.start(g, s)
-    while not g.is_over and g.asks < steps:
-        _, t, c = bots[g.to_move].choose()
-        g.ask(t, c)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        action = bots[g.to_move].choose()
+        if action[0] == "ask":
+            g.ask(action[1], action[2])
+        else:
+            g.reveal(action[1])
     return g
 
 
@@ -78,9 +85,10 @@ def _sampled_deals(g: Game, me: int, k: int, seed: int) -> np.ndarray:
         deals[:, p] = np.where(locs == p, weights, np.uint64(0)).sum(axis=1, dtype=np.uint64)
     deals[:, players] = np.where(locs == PILE, weights, np.uint64(0)).sum(axis=1, dtype=np.uint64)
     # The posterior does not use the fact that the game went on: with a small deck
-    # and a large pile, a drawn pile may block every quartet, a deal on which the
-    # game would have ended at once.  Those deals are left out.
-    if g.asks:
+    # and a large side pile, a drawn pile may block every quartet, a deal on which the
+    # game would have ended at once.  Those deals are left out (a memory middle
+    # blocks nothing).
+    if g.asks and not g.rules.memory:
         laid_at_deal = {e.quartet for e in g.log[: next(i for i, e in enumerate(g.log) if isinstance(e, Asked))]
                         if isinstance(e, Laid)}
         open_quartets = [q for q in range(g.deck.n_quartets) if q not in laid_at_deal]
@@ -90,16 +98,17 @@ def _sampled_deals(g: Game, me: int, k: int, seed: int) -> np.ndarray:
     return deals
 
 
-def _lik(nq, players, me, deals, events, eps, model=None, odds=12.0):
+def _lik(nq, players, me, deals, events, eps, model=None, odds=12.0, memory=0):
     """``kw_ask_likelihood`` (every seat a MemoryBot unless ``model`` says otherwise)."""
     if model is None:
         model = np.ones(players, dtype=np.uint8)
-    return _core.kw_ask_likelihood(nq, players, me, deals, events, eps, model, odds)
+    return _core.kw_ask_likelihood(nq, players, me, deals, events, eps, model, odds, memory)
 
 
 def _kernel(g: Game, me: int, deals: np.ndarray, events: np.ndarray, eps: float) -> np.ndarray:
-    """The total log-likelihood of the other seats' asks, every seat a MemoryBot."""
-    ll, _ = _lik(g.deck.n_quartets, g.players, me, deals, events, eps)
+    """The total log-likelihood of the other seats' asks, every seat a MemoryBot
+    (memory Kwartet where the game's rules say so)."""
+    ll, _ = _lik(g.deck.n_quartets, g.players, me, deals, events, eps, memory=int(bool(g.rules.memory)))
     assert ll.dtype == np.float64 and ll.shape == (len(deals), g.players) and not ll[:, me].any()
     return ll.sum(axis=1)
 
@@ -128,7 +137,7 @@ def _compare(g: Game, me: int, deals: np.ndarray, events: np.ndarray, eps_values
     model = [(p + len(events)) % 2 for p in range(g.players)]
     mixed_terms = [_terms(g, me, deal, events, model) for deal in deals]
     ll, misses = _lik(g.deck.n_quartets, g.players, me, deals, events, eps_values[0],
-                      np.array(model, dtype=np.uint8))
+                      np.array(model, dtype=np.uint8), memory=int(bool(g.rules.memory)))
     assert misses.dtype == np.int32 and misses.shape == (len(deals), g.players)
     for i, terms in enumerate(mixed_terms):
         for p in range(g.players):
@@ -185,6 +194,29 @@ def test_mixed_bots(deck, players, game_rules, dealer_at, kinds, steps, me_at, g
     for j, best, _ in all_terms[0]:
         if kinds[events[j, 1]] is MemoryBot:
             assert best, (j, all_terms[0])
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(deck=decks, players=st.integers(3, 6), game_rules=memory_rules,
+       kinds=st.lists(bot_kinds, min_size=6, max_size=6), steps=st.integers(0, 80), me_at=st.integers(0, 5),
+       game_seed=st.integers(0, 10**6), sample_seed=st.integers(0, 2**32 - 1))
+def test_memory_kwartet(deck, players, game_rules, kinds, steps, me_at, game_seed, sample_seed):
+    """Memory Kwartet: the middle cards the bots turned up are events too (``memory=1``);
+    on the true deal and on deals from ``me``'s posterior the kernel matches the
+    reference, which asks a real MemoryBot whether it would turn a card up; a
+    MemoryBot's asks and cards turned up are never misses on the true deal."""
+    if len(deck) - game_rules.memory < players:
+        return  # too few cards for the middle and a card each
+    me = me_at % players
+    g = _play(deck, players, game_rules, players - 1, kinds[:players], game_seed, steps)
+    events = _events(g, me)
+    deals = np.concatenate([_true_deal(g), _sampled_deals(g, me, 3, sample_seed)])
+    all_terms = _compare(g, me, deals, events, EPS_VALUES)
+    for j, best, _ in all_terms[0]:
+        if kinds[events[j, 1]] is MemoryBot:
+            assert best, (j, all_terms[0])
+    if any(e[0] == 2 and e[1] != me for e in events):
+        event("an opponent turned a card up")
 
 
 def _small_game(asks: list[tuple[int, int]]) -> Game:

@@ -6,6 +6,9 @@ games, with the inputs built as ``PlanningBot.choose`` builds them.
 
 The seats play the shared public-record policy, or MemoryBot's
 (``model``: as ``PlanningBot(opponents="memory")`` sets it, or mixed at random).
+Memory Kwartet too (``memory=1``: cards face down in the middle, which the seat to
+move may turn up and take instead of asking), with turning one up among the
+candidates.
 
 The reference's own rules are checked against the rules engine
 (:class:`~quartet_solver.kwartet.Game`): on the position's true deal every rollout
@@ -24,7 +27,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from reference.kwartet_rollout import Table, deal_stream, play_out, rollouts, win_shares
+from reference.kwartet_rollout import REVEAL_BELOW, Table, deal_stream, play_out, rollouts, win_shares
 from quartet_solver import _core
 from quartet_solver.kwartet import Deck, Game, MemoryBot, NoviceBot, PlanningBot, Rules
 from quartet_solver.kwartet.planning import _after_hit, _Record
@@ -36,14 +39,23 @@ decks = st.one_of(
     st.sampled_from(["classic", "nature", "world"]).map(Deck.themed),
 )
 rules = st.builds(Rules, remainder=st.sampled_from(["pile", "dealer"]), bonus_turn=st.booleans())
+memory_rules = st.builds(Rules, memory=st.integers(1, 8), bonus_turn=st.booleans())
 odds = st.sampled_from([1.0, 12.0])
 max_asks = st.one_of(st.just(10_000), st.integers(1, 12))
 models = st.sampled_from(["default", "public", "memory", "mixed"])
 
 
+def _act(g: Game, action: tuple) -> None:
+    """Play a bot's action: an ask, or (memory Kwartet) a middle card turned up."""
+    if action[0] == "ask":
+        g.ask(action[1], action[2])
+    else:
+        g.reveal(action[1])
+
+
 def _prefix(deck: Deck, players: int, game_rules: Rules, dealer: int, seed: int, steps: int) -> Game:
-    """A game between memory and novice bots after at most ``steps`` asks, stopped
-    before an ask that would end it."""
+    """A game between memory and novice bots after at most ``steps`` actions, stopped
+    before an action that would end it."""
     rng = random.Random(seed)
     g = Game(deck, players=players, seed=seed, rules=game_rules, dealer=dealer)
     bots = [rng.choice([MemoryBot, NoviceBot])(seed=seed * 10 + i) for i in range(players)]
@@ -52,9 +64,9 @@ def _prefix(deck: Deck, players: int, game_rules: Rules, dealer: int, seed: int,
     for _ in range(steps):
         if g.is_over:
             break
-        _, t, c = bots[g.to_move].choose()
+        action = bots[g.to_move].choose()
         before = copy.deepcopy(g)
-        g.ask(t, c)
+        _act(g, action)
         if g.is_over:
             return before
     return g
@@ -78,7 +90,10 @@ def _candidates(g: Game, holder: list[int], rng: random.Random, k: int) -> list[
               [a for a in legal if hits(*a)], [a for a in legal if not hits(*a)]]
     out = [rng.choice(group) for group in groups if group]
     out += rng.sample(legal, min(len(legal), k))
-    return list(dict.fromkeys(out))[:k]
+    out = list(dict.fromkeys(out))[:k]
+    if g.can_reveal():  # memory Kwartet: turning up a middle card, somewhere among them
+        out.insert(rng.randrange(len(out) + 1), (-1, -1))
+    return out
 
 
 def _planner_inputs(g: Game, n_deals: int, bot_seed: int) -> tuple[PlanningBot, np.ndarray]:
@@ -110,25 +125,26 @@ def _model(kind: str, players: int, me: int, rng: random.Random) -> list[int] | 
 
 def _compare(g: Game, bot: PlanningBot, deals: np.ndarray, cands: list[tuple[int, int]], free0: int,
              collector_odds: float, seed: int, limit: int, model: list[int] | None = None) -> int:
-    """The kernel and the reference on the same inputs: equal results; the
-    reference's rollouts on the true deal (row 0) replayed on the engine.  Returns
-    the number of rollouts compared."""
+    """The kernel and the reference on the same inputs (memory Kwartet where the
+    game's rules say so): equal results; the reference's rollouts on the true deal
+    (row 0) replayed on the engine.  Returns the number of rollouts compared."""
     nq, players, me = g.deck.n_quartets, g.players, g.to_move
     bonus = int(g.rules.bonus_turn)
     cand_t = [t for t, _ in cands]
     cand_c = [c for _, c in cands]
+    memory = bool(g.rules.memory)
     extra = () if model is None else (np.array(model, dtype=np.uint8),)
     share, quart = _core.kw_rollouts(
         nq, players, me, deals, np.array(bot._quartets, dtype=np.int32), np.array(bot._last_lay, dtype=np.int32),
         bot._lay_count, np.array(bot._holder, dtype=np.int8), np.array(bot._notat, dtype=np.uint8),
         np.array(bot._hasq, dtype=np.uint32), np.array(cand_t, dtype=np.int32), np.array(cand_c, dtype=np.int32),
-        bonus, free0, collector_odds, seed, limit, *extra)
+        bonus, free0, collector_odds, seed, limit, *extra, memory=int(memory))
     deal_lists = [[int(x) for x in row] for row in deals]
     args = (nq, players, me)
     record = (list(bot._quartets), list(bot._last_lay), bot._lay_count, list(bot._holder), list(bot._notat),
               list(bot._hasq))
     want_share, want_quart = rollouts(*args, deal_lists, *record, cand_t, cand_c, bonus, free0, collector_odds,
-                                      seed, limit, model)
+                                      seed, limit, model, memory=memory)
     assert share.shape == quart.shape == (len(cands), len(deals))
     assert quart.tolist() == want_quart, (cands, quart.tolist(), want_quart)
     assert share.tolist() == want_share, (cands, share.tolist(), want_share)
@@ -136,7 +152,7 @@ def _compare(g: Game, bot: PlanningBot, deals: np.ndarray, cands: list[tuple[int
     for i, deal in enumerate(deal_lists):
         for first in cands:
             table = play_out(*args, deal, *record, first, bonus, free0, collector_odds, deal_stream(seed, i),
-                             limit, model)
+                             limit, model, memory=memory)
             _check_rules(table, nq, limit)
             if i == 0:
                 _replay_on_engine(g, table, free0, model)
@@ -150,26 +166,32 @@ def _check_rules(table: Table, nq: int, limit: int) -> None:
     assert sum(table.quartets) <= nq
     assert len(table.log) <= max(limit, 1)
     if table.over:
-        assert not table.completable() or not any(table.can_ask(p) for p in range(table.players))
+        assert not table.completable() or not any(table.can_act(p) for p in range(table.players))
     else:
         assert len(table.log) == max(limit, 1)
     lays = [x for x in table.last_lay if x >= 0]
     assert len(lays) == len(set(lays)) and all(x < table.lay_count for x in lays)
 
 
-def _memory_best(bot: MemoryBot) -> set[tuple[int, int]]:
-    """The asks a MemoryBot rates best (its choice among them is random)."""
+def _memory_best(bot: MemoryBot) -> tuple[set[tuple[int, int]], float]:
+    """The asks a MemoryBot rates best (its choice among them is random) and their
+    score (-1 when it has no ask)."""
     v = bot.view
     assert v is not None
     bot._update()
     keys = {(t, c): (round(s, 9), (v.hand >> (4 * (c // 4)) & 15).bit_count(), bot._public_q >> (c // 4) & 1)
             for s, t, c in bot._scores()}
+    if not keys:
+        return set(), -1.0
     best = max(keys.values())
-    return {a for a, k in keys.items() if k == best}
+    return {a for a, k in keys.items() if k == best}, best[0]
 
 
 def _replay_on_engine(g: Game, table: Table, free0: int, model: list[int] | None) -> None:
-    """A reference rollout on the true deal, ask by ask on a copy of the game."""
+    """A reference rollout on the true deal, action by action on a copy of the game
+    (a target of -1: a middle card turned up); a MemoryBot-model seat's actions are
+    what a real MemoryBot would do (turn a card up exactly when it may and rates its
+    best ask below the bar)."""
     h = copy.deepcopy(g)
     h._free_misses = free0  # the free misses the rollout starts with
     memory: dict[int, MemoryBot] = {}
@@ -180,10 +202,17 @@ def _replay_on_engine(g: Game, table: Table, free0: int, model: list[int] | None
     for n, (asker, target, card, hit) in enumerate(table.log):
         assert not h.is_over and h.to_move == asker, (table.log, h.log)
         if n > 0 and asker in memory:
-            assert (target, card) in _memory_best(memory[asker]), (n, table.log)
-        assert h.ask(target, card).hit == hit
+            best, score = _memory_best(memory[asker])
+            turns_up = h.can_reveal() and score < REVEAL_BELOW
+            assert (target == -1) == turns_up, (n, table.log)
+            assert target == -1 or (target, card) in best, (n, table.log)
+        if target == -1:
+            assert h.reveal(h._pile.index(card)).card == card
+        else:
+            assert h.ask(target, card).hit == hit
     assert h.is_over == table.over
     assert list(h.quartets) == table.quartets and h._last_lay == table.last_lay
+    assert h.pile == sum(1 << c for c in table.pile)
     if not h.is_over:
         assert h.to_move == table.turn and h._free_misses == table.free_misses
     winners = set(h.winners)
@@ -226,6 +255,81 @@ def test_mid_game(deck, players, game_rules, dealer_at, steps, collector_odds, l
     cands = _candidates(g, bot._holder, rng, 5)
     model = _model(kind, players, g.to_move, rng)
     assert _compare(g, bot, deals, cands, free0, collector_odds, seed, limit, model) > 0
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(deck=decks, players=st.integers(3, 6), game_rules=memory_rules, steps=st.integers(0, 90),
+       limit=max_asks, kind=models, seed=st.integers(0, 2**64 - 1), game_seed=st.integers(0, 10**6))
+def test_memory_kwartet(deck, players, game_rules, steps, limit, kind, seed, game_seed):
+    """Memory Kwartet: fresh deals and positions after some actions (asks and cards
+    turned up) of memory and novice bots, turning up a middle card among the
+    candidates."""
+    if len(deck) - game_rules.memory < players:
+        return  # too few cards for the middle and a card each
+    g = _prefix(deck, players, game_rules, players - 1, game_seed, steps)
+    if g.is_over:
+        return
+    bot, deals = _planner_inputs(g, 3, game_seed)
+    rng = random.Random(game_seed)
+    cands = _candidates(g, bot._holder, rng, 4)
+    model = _model(kind, players, g.to_move, rng)
+    free0 = bot._free_misses(g.to_move)
+    assert free0 == g._free_misses
+    assert _compare(g, bot, deals, cands, free0, 12.0, seed, limit, model) > 0
+    event("a card may be turned up" if g.can_reveal() else "the middle is empty")
+
+
+def test_memory_kwartet_player_without_cards_turns_one_up():
+    """A seat whose hand is empty must turn up a middle card: positions of memory
+    games where a seat has run out and the middle still holds cards."""
+    found = 0
+    for seed in range(400):
+        g = Game(Deck.standard("AKQJT"), players=3, seed=seed, rules=Rules(memory=6))
+        bots = [MemoryBot(seed=seed * 10 + i) for i in range(3)]
+        for s, b in enumerate(bots):
+            b.start(g, s)
+        while not g.is_over:
+            if 0 in g.hand_sizes and g.can_reveal():
+                rng = random.Random(seed)
+                bot, deals = _planner_inputs(g, 2, seed)
+                cands = _candidates(g, bot._holder, rng, 4)
+                model = _model(rng.choice(["public", "memory"]), 3, g.to_move, rng)
+                assert _compare(g, bot, deals, cands, g._free_misses, 12.0, seed, 10_000, model) > 0
+                found += 1
+                break
+            _act(g, bots[g.to_move].choose())
+        if found >= 5:
+            break
+    assert found >= 5
+
+
+def test_memory_only_arguments():
+    """A candidate turning up a middle card needs memory rules and a middle; a
+    reveal event needs memory rules."""
+    g = Game(Deck.standard("AKQJ"), players=3, seed=1, rules=Rules(memory=2))
+    bot, deals = _planner_inputs(g, 3, 1)
+
+    def run(cand_t, memory, rows=deals):
+        return _core.kw_rollouts(
+            4, 3, g.to_move, rows, np.zeros(3, dtype=np.int32), np.full(3, -1, dtype=np.int32), 0,
+            np.array(bot._holder, dtype=np.int8), np.array(bot._notat, dtype=np.uint8), np.zeros(3, dtype=np.uint32),
+            np.array(cand_t, dtype=np.int32), np.zeros(len(cand_t), dtype=np.int32), 0, 0, 12.0, 5, 100,
+            memory=memory)
+
+    assert run([-1], 1)[0].shape == (1, 3)
+    for cand_t, memory in (([-1], 0), ([-2], 1), ([3], 1)):
+        with pytest.raises(ValueError):
+            run(cand_t, memory)
+    empty = deals.copy()
+    empty[:, 3] = 0
+    with pytest.raises(ValueError):
+        run([-1], 1, empty)
+    with pytest.raises(ValueError):
+        _core.kw_ask_likelihood(4, 3, 0, deals, np.array([[2, 1, 0, 0]], dtype=np.int32), 0.1,
+                                np.ones(3, dtype=np.uint8), 12.0)
+    with pytest.raises(ValueError):
+        _core.kw_ask_likelihood(4, 3, 0, deals, np.array([[2, 1, 16, 0]], dtype=np.int32), 0.1,
+                                np.ones(3, dtype=np.uint8), 12.0, 1)
 
 
 def test_candidates_share_a_stream_per_deal():
