@@ -3,11 +3,14 @@ and its rollout kernel's bookkeeping."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reference.kwartet_rollout import memory_log_likelihood
 from quartet_solver import _core
 from quartet_solver import kwartet as kw
 from quartet_solver.errors import InvalidStateError
@@ -136,6 +139,50 @@ def test_weighted_deals_fit_the_position(seed, steps, model):
             assert not union & m
             union |= m
         assert union == g.deck.full_mask & ~laid
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6), steps=st.integers(4, 50), me=st.integers(0, 3),
+       kinds=st.lists(st.sampled_from([kw.MemoryBot, kw.InferenceBot]), min_size=4, max_size=4),
+       model=st.sampled_from(["auto", "memory", "public"]))
+def test_deal_weights(seed, steps, me, kinds, model):
+    """The log weight of each uniform draw: with ``"auto"`` and ``"memory"`` the sum
+    over the opponents of the log-likelihood of their asks under MemoryBot's policy
+    (the reference replays the deal on the engine with real MemoryBots), whichever
+    policy ``"auto"`` gives an opponent in the rollouts; with ``"public"`` log(12) per
+    untraced card an opponent holds of a quartet it asked for, counted here from the
+    events."""
+    g = Game(Deck.themed("classic"), players=4, seed=seed)
+    bots = [kind(seed=i) for i, kind in enumerate(kinds)]
+    for i, b in enumerate(bots):
+        b.start(g, i)
+    while not g.is_over and g.asks < steps:
+        g.ask(*bots[g.to_move].choose()[1:])
+    if g.is_over:
+        return
+    bot = PlanningBot(seed=seed, samples=4, opponents=model)
+    bot.start(g, me)
+    bot._update()
+    deals, logw = bot._draw(3)
+    events = [tuple(int(x) for x in e) for e in bot._events]
+    asked = [0] * 4  # quartets each seat asked for, and not laid since
+    traced = {}  # card -> seat that publicly received it
+    for e in g.log:
+        if isinstance(e, kw.Asked):
+            asked[e.asker] |= 1 << (e.card // 4)
+            if e.hit:
+                traced[e.card] = e.asker
+        elif isinstance(e, kw.Laid):
+            for p in range(4):
+                asked[p] &= ~(1 << e.quartet)
+    for row, w in zip(deals.tolist(), logw.tolist()):
+        if model == "public":
+            want = math.log(12.0) * sum(
+                1 for p in range(4) if p != me for c in range(32)
+                if asked[p] >> (c // 4) & 1 and c not in traced and row[p] >> c & 1)
+        else:
+            want = memory_log_likelihood(g.deck, 4, me, row[:4], row[4], events, bot.model_eps)
+        assert w == pytest.approx(want, abs=1e-9), (row, events)
 
 
 def test_choose_before_start():

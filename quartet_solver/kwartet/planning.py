@@ -30,15 +30,17 @@ cannot tell the two apart, every opponent is a MemoryBot.
 
 The deals: the posterior treats "``p`` asked for a card of ``q``" as only "``p``
 holds at least one card of ``q``", but players choose their asks by their hands.
-So the bot draws uniform deals and resamples ``samples`` of them by weight: for an
-opponent modelled as a MemoryBot, the likelihood of all its asks under MemoryBot's
-policy on the deal (``1 / ties`` for an ask among the ``ties`` asks MemoryBot rates
-best, :attr:`PlanningBot.model_eps` for any other; ``_core.kw_ask_likelihood``
-replays the public record on the deal); for any other,
-:attr:`PlanningBot.rollout_odds` ** ``k``, ``k`` the number of cards it holds, in the deal, of the
-quartets it has asked for and that are not traced (players keep asking in the
-quartet they hold most of; the same odds factor per card that
-:class:`~.bots.InferenceBot` applies).
+So the bot draws uniform deals and resamples ``samples`` of them by weight: with
+``"auto"`` and ``"memory"``, the likelihood of every opponent's asks under
+MemoryBot's policy on the deal (``1 / ties`` for an ask among the ``ties`` asks
+MemoryBot rates best, :attr:`PlanningBot.model_eps` for any other;
+``_core.kw_ask_likelihood`` replays the public record on the deal), also for an
+opponent that ``"auto"`` plays with the shared policy in the rollouts: MemoryBot's
+habit of asking in the quartet it holds most of is what places a player's cards,
+and it places InferenceBot's cards better than the collector odds do.  With
+``"public"``, :attr:`PlanningBot.rollout_odds` ** ``k`` per opponent, ``k`` the number
+of cards it holds, in the deal, of the quartets it has asked for and that are not
+traced (the same odds factor per card that :class:`~.bots.InferenceBot` applies).
 
 >>> from quartet_solver.kwartet import Deck, Game, MemoryBot, play
 >>> g = Game(Deck.themed(), players=4, seed=5)
@@ -360,8 +362,10 @@ class PlanningBot(InferenceBot):
         makes its asks so far the more likely (the mean likelihood over the uniform
         posterior draws; a MemoryBot while the two are level);
         ``"memory"`` and ``"public"`` fix the model for every opponent.  A
-        MemoryBot-modelled opponent plays MemoryBot's policy in the rollouts, and
-        the deals are weighted by the likelihood of its asks under that policy.
+        MemoryBot-modelled opponent plays MemoryBot's policy in the rollouts.  With
+        ``"auto"`` and ``"memory"`` the deals are weighted by the likelihood of every
+        opponent's asks under MemoryBot's policy, with ``"public"`` by the collector
+        odds (see the module's docstring).
 
     In memory Kwartet (:attr:`~.rules.Rules.memory`) turning up a middle card is a
     candidate (:data:`REVEAL`) of every decision where it is legal, the first where
@@ -377,7 +381,7 @@ class PlanningBot(InferenceBot):
     name = "planning"
 
     rollout_odds = 12.0
-    """The collector odds factor of the rollout policy and of the deal weights."""
+    """The collector odds factor of the rollout policy and of the deal weights with ``"public"``."""
 
     oversample = 4
     """Uniform deals drawn per deal kept, in one batch (see :meth:`_deals`)."""
@@ -386,7 +390,7 @@ class PlanningBot(InferenceBot):
     """The most uniform deals drawn per deal kept, in all batches."""
 
     model_eps = 0.01
-    """The likelihood of an ask a MemoryBot would not make, for an opponent modelled as one."""
+    """The likelihood of an ask a MemoryBot would not make, in the deal weights (``"auto"``, ``"memory"``)."""
 
     confidence = 0.5
     """Standard errors by which a candidate must beat the inference choice (see :meth:`_select`)."""
@@ -538,8 +542,8 @@ class PlanningBot(InferenceBot):
 
     def _draw(self, draw: int) -> tuple[np.ndarray, np.ndarray]:
         """``draw`` uniform posterior deals as masks (row: the hand of each seat, then
-        the pile) and their log weights under the opponent model (see
-        :meth:`_deals`); updates which opponents are modelled as MemoryBots."""
+        the pile) and their log weights (see :meth:`_deals`); with ``"auto"``, updates
+        which opponents play MemoryBot's policy in the rollouts."""
         v = self.view
         assert v is not None and self.knowledge is not None
         players = v.players
@@ -553,17 +557,20 @@ class PlanningBot(InferenceBot):
             ll_mem, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
                                                 np.ones(players, dtype=np.uint8), self.rollout_odds, memory)
             if self.opponents == "auto":
-                # each opponent's model: the one under which its asks are the more likely
+                # each opponent's rollout policy: the one under which its asks are the more likely
                 ll_pub, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
                                                     np.zeros(players, dtype=np.uint8), self.rollout_odds, memory)
                 self._evidence[0] = _logsumexp(ll_mem)
                 self._evidence[1] = _logsumexp(ll_pub)
                 self._memory_like = [p != v.seat and bool(self._evidence[0][p] >= self._evidence[1][p])
                                      for p in range(players)]
-            logw += (ll_mem * np.array(self._memory_like)).sum(axis=1)
-        # the other opponents: collector odds per untraced card held of a quartet they asked for
+            # every opponent's asks weigh the deals by MemoryBot's policy, also where another
+            # policy plays it in the rollouts: they place its cards better than the collector odds
+            logw += ll_mem.sum(axis=1)
+            return deals, logw
+        # "public": collector odds per untraced card held of a quartet an opponent asked for
         for p in range(players):
-            if p == v.seat or self._memory_like[p] or not self._hasq[p]:
+            if p == v.seat or not self._hasq[p]:
                 continue
             cols = [c for c in range(len(v.deck)) if self._hasq[p] >> (c // 4) & 1 and self._holder[c] < 0]
             if cols:
@@ -571,12 +578,13 @@ class PlanningBot(InferenceBot):
         return deals, logw
 
     def _deals(self, n: int) -> np.ndarray:
-        """``n`` deals drawn from the posterior and resampled by the opponent model's
-        weights, as masks (row: the hand of each seat, then the pile).
+        """``n`` deals drawn from the posterior and resampled by weight, as masks (row:
+        the hand of each seat, then the pile).
 
-        An opponent modelled as a MemoryBot weighs a deal by the likelihood of its
-        asks under MemoryBot's policy (``_core.kw_ask_likelihood``); any other by
-        :attr:`rollout_odds` per untraced card it holds of a quartet it asked for.
+        With ``"auto"`` and ``"memory"`` a deal weighs the likelihood of every
+        opponent's asks under MemoryBot's policy (``_core.kw_ask_likelihood``); with
+        ``"public"``, :attr:`rollout_odds` per untraced card an opponent holds of a
+        quartet it asked for.
         Batches of :attr:`oversample` x ``n`` uniform deals are drawn until the
         weights' effective sample size reaches ``n`` / 4 or :attr:`max_oversample`
         x ``n`` deals are drawn."""
@@ -781,7 +789,7 @@ class PlanningBot(InferenceBot):
         >>> [(target, k.deck.full_name(card)) for target, card in d.candidates]
         [(1, 'J: Jd'), (1, 'J: Jh'), (1, 'A: Ah'), (1, 'A: As'), (1, 'Q: Qd')]
         >>> d.chosen, round(d.values[d.chosen], 3)
-        (1, 0.197)
+        (3, 0.191)
         """
         view = _PositionView(knowledge)
         self.rng = _random.Random(self.seed)
