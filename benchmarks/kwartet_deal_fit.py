@@ -75,13 +75,11 @@ class _Probe(PlanningBot):
                                             np.zeros(players, dtype=np.uint8), self.rollout_odds, 0)
         memory_like = _logsumexp(ll_mem) >= _logsumexp(ll_pub)
         memory_like[v.seat] = False
-        collector = np.zeros((n, players))
+        bits = np.arange(len(v.deck), dtype=np.uint64)
+        locs = np.full((n, len(v.deck)), -2, dtype=np.int8)  # a seat, or -2: not in a hand
         for p in range(players):
-            if p == v.seat or not self._hasq[p]:
-                continue
-            for c in range(len(v.deck)):
-                if self._hasq[p] >> (c // 4) & 1 and self._holder[c] < 0:
-                    collector[:, p] += (deals[:, p] >> np.uint64(c)) & np.uint64(1)
+            locs[((deals[:, p, None] >> bits) & np.uint64(1)).astype(bool)] = p
+        collector = self._collector_counts(locs)
         log_odds = math.log(self.rollout_odds)
         weights = {
             "uniform": np.zeros(n),

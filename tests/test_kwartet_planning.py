@@ -108,6 +108,18 @@ def test_opponent_models():
             assert models == (model, None, model, model)
 
 
+def _classic_game(seed: int, steps: int, kinds: list[type]) -> Game:
+    """A 4-player classic-deck game of bots of ``kinds`` (one per seat) after
+    ``steps`` asks, or over sooner."""
+    g = Game(Deck.themed("classic"), players=4, seed=seed)
+    bots = [kind(seed=i) for i, kind in enumerate(kinds)]
+    for i, b in enumerate(bots):
+        b.start(g, i)
+    while not g.is_over and g.asks < steps:
+        g.ask(*bots[g.to_move].choose()[1:])
+    return g
+
+
 @settings(max_examples=15, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 60),
        model=st.sampled_from(["auto", "memory", "public"]))
@@ -116,12 +128,7 @@ def test_weighted_deals_fit_the_position(seed, steps, model):
     position: its own hand, the hand sizes, the laid cards nowhere, the rest dealt
     once; and on them every ask so far replays (the likelihood kernel's replay
     finds the hits where they were)."""
-    g = Game(Deck.themed("classic"), players=4, seed=seed)
-    bots = [kw.MemoryBot(seed=i) for i in range(4)]
-    for i, b in enumerate(bots):
-        b.start(g, i)
-    while not g.is_over and g.asks < steps:
-        g.ask(*bots[g.to_move].choose()[1:])
+    g = _classic_game(seed, steps, [kw.MemoryBot] * 4)
     if g.is_over:
         return
     me = g.to_move
@@ -152,12 +159,7 @@ def test_deal_weights(seed, steps, me, kinds, model):
     policy ``"auto"`` gives an opponent in the rollouts; with ``"public"`` log(12) per
     untraced card an opponent holds of a quartet it asked for, counted here from the
     events."""
-    g = Game(Deck.themed("classic"), players=4, seed=seed)
-    bots = [kind(seed=i) for i, kind in enumerate(kinds)]
-    for i, b in enumerate(bots):
-        b.start(g, i)
-    while not g.is_over and g.asks < steps:
-        g.ask(*bots[g.to_move].choose()[1:])
+    g = _classic_game(seed, steps, kinds)
     if g.is_over:
         return
     bot = PlanningBot(seed=seed, samples=4, opponents=model)

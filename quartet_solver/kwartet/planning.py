@@ -569,13 +569,27 @@ class PlanningBot(InferenceBot):
             logw += ll_mem.sum(axis=1)
             return deals, logw
         # "public": collector odds per untraced card held of a quartet an opponent asked for
+        counts = self._collector_counts(locs)
         for p in range(players):
+            if counts[:, p].any():
+                logw += counts[:, p] * np.log(self.rollout_odds)
+        return deals, logw
+
+    def _collector_counts(self, locs: np.ndarray) -> np.ndarray:
+        """Per deal of card locations ``locs`` (``[deal, card]``, as
+        :meth:`~.knowledge.Knowledge.sample` gives them) and per opponent, how many
+        untraced cards it holds of the quartets it has asked for (``[deal, seat]``; 0
+        for the bot's own seat)."""
+        v = self.view
+        assert v is not None
+        counts = np.zeros((len(locs), v.players), dtype=np.int64)
+        for p in range(v.players):
             if p == v.seat or not self._hasq[p]:
                 continue
             cols = [c for c in range(len(v.deck)) if self._hasq[p] >> (c // 4) & 1 and self._holder[c] < 0]
             if cols:
-                logw += (locs[:, cols] == p).sum(axis=1) * np.log(self.rollout_odds)
-        return deals, logw
+                counts[:, p] = (locs[:, cols] == p).sum(axis=1)
+        return counts
 
     def _deals(self, n: int) -> np.ndarray:
         """``n`` deals drawn from the posterior and resampled by weight, as masks (row:
