@@ -23,6 +23,9 @@ every ask of the bot with the exact posterior of its seat (:class:`TipCounter`):
 
 With ``--rules memory`` (memory Kwartet) the tip counts also hold the middle cards the
 bot turned up (``reveals``, in the JSON).
+
+Besides the library's bots, a table may be played against :class:`ErraticBot`
+(``"erratic"``, :data:`OPPONENTS`), an opponent that often asks against its hand.
 """
 
 from __future__ import annotations
@@ -151,6 +154,27 @@ class TipCounter(Bot):
         return action
 
 
+class ErraticBot(kw.InferenceBot):
+    """An opponent the planner's deal weights do not fit: :class:`~kw.InferenceBot`,
+    except that on :attr:`rate` of its turns' actions it acts as :class:`~kw.NoviceBot`
+    does (a random askable card of a random opponent holding cards), as a player who
+    often asks against their hand would.  A ladder opponent (``"erratic"``), not part
+    of the library."""
+
+    name = "erratic"
+    rate = 0.3
+
+    def choose(self) -> Action:
+        self._started()
+        if self.rng.random() < self.rate:
+            return kw.NoviceBot.choose(self)
+        return super().choose()
+
+
+OPPONENTS: dict[str, Any] = {"erratic": ErraticBot}
+"""Ladder opponents beyond the library's bots, by name."""
+
+
 def _table(job: tuple[Any, ...]) -> dict[str, Any]:
     """One ladder table: ``bot`` against three ``opponent`` bots; the job is
     ``(bot, opponent, games, seed, planner options[, rules preset])``."""
@@ -159,7 +183,8 @@ def _table(job: tuple[Any, ...]) -> dict[str, Any]:
     bot = kw.PlanningBot(seed=seed, **options) if bot_name == "planning" else kw.make_bot(bot_name, seed=seed)
     counter = TipCounter(bot)
     t0 = time.perf_counter()
-    r = kw.simulate([counter, opponent, opponent, opponent], games=games, seed=seed,
+    opp = OPPONENTS.get(opponent, opponent)
+    r = kw.simulate([counter, opp, opp, opp], games=games, seed=seed,
                     deck=kw.Deck.themed("classic"), rules=kw.Rules.preset(rules))
     tips = counter.finish()
     s = r.stats[0]

@@ -90,3 +90,40 @@ def test_memory_rules_reach_the_games():
     assert all(r["tips"]["reveals"] > 0 for r in rows)
     standard = m.ladder(**SMALL, seeds=(3,))
     assert all(r["rules"] == "standard" and r["tips"]["reveals"] == 0 for r in standard)
+
+
+def _off_best_share(m, rate: float, games: int = 6) -> tuple[int, int]:
+    """Asks of four ``ErraticBot``s at ``rate`` that InferenceBot's scores rate below
+    the best at that decision, and all their asks."""
+    kw = m.kw
+    off = total = 0
+    for gs in range(games):
+        g = kw.Game(kw.Deck.themed("classic"), players=4, seed=gs)
+        bots = [m.ErraticBot(seed=10 * gs + i) for i in range(4)]
+        for b in bots:
+            b.rate = rate
+        for seat, b in enumerate(bots):
+            b.start(g, seat)
+        while not g.is_over:
+            b = bots[g.to_move]
+            b._update()
+            scores = {(t, c): s for s, t, c in b._scores()}
+            kind, t, c = b.choose()
+            assert kind == "ask" and (t, c) in scores  # a legal ask
+            off += scores[(t, c)] < max(scores.values())
+            total += 1
+            g.ask(t, c)
+    return off, total
+
+
+def test_erratic_opponent():
+    """The ladder's ``"erratic"`` opponent asks as InferenceBot does, except on about
+    ``rate`` of its asks, where it asks at random (and then mostly below the best)."""
+    m = _module()
+    assert _off_best_share(m, 0.0)[0] == 0
+    off, total = _off_best_share(m, 1.0)
+    assert off > total / 2
+    off, total = _off_best_share(m, m.ErraticBot.rate)
+    assert 0.4 * m.ErraticBot.rate * total < off < m.ErraticBot.rate * total
+    row = m._table(("inference", "erratic", 4, 3, {}))
+    assert row["opponent"] == "erratic" and row["games"] == 4 and len(row["opponents_win_rate"]) == 3
