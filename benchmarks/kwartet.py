@@ -3,7 +3,8 @@ the ladder of the planning player.
 
 Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
      [--samples N] [--candidates N] [--depth N] [--diverse N] [--models auto,memory,public] [--jobs 2]
-     [--seeds 2024,12,13] [--rules standard|memory|...] [--json FILE]
+     [--seeds 2024,12,13] [--rules standard|memory|...] [--opponents memory,inference,erratic]
+     [--json FILE]
 Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
 a clear win against three inference bots (4 players, classic deck, seats rotated).
@@ -40,7 +41,7 @@ from typing import Any
 
 from quartet_solver import kwartet as kw
 from quartet_solver.kwartet.bots import Action, Bot
-from quartet_solver.kwartet.simulate import wilson
+from quartet_solver.kwartet.simulate import BOTS, wilson
 
 PLANNER_DEFAULTS = {k: p.default for k, p in inspect.signature(kw.PlanningBot.__init__).parameters.items()
                     if p.default is not inspect.Parameter.empty}
@@ -200,10 +201,12 @@ def ladder(games: int = 2000, samples: int = PLANNER_DEFAULTS["samples"],
            candidates: int = PLANNER_DEFAULTS["candidates"], jobs: int = 2,
            seed: int = 2024, models: tuple[str, ...] = ("auto",),
            seeds: tuple[int, ...] | None = None, depth: int | None = None,
-           diverse: int | None = None, rules: str = "standard") -> list[dict[str, Any]]:
+           diverse: int | None = None, rules: str = "standard",
+           opponents: tuple[str, ...] = ("memory", "inference")) -> list[dict[str, Any]]:
     """PlanningBot (one row per opponent model in ``models``) and, for comparison,
-    InferenceBot against three memory bots and against three inference bots
-    (4 players, classic deck, seats rotated).
+    InferenceBot against three of each bot in ``opponents`` (default: three memory
+    bots, then three inference bots; a library bot's name or one of
+    :data:`OPPONENTS`), 4 players, classic deck, seats rotated.
 
     With several ``seeds`` (instead of the one ``seed``) every table is played once
     per seed, and the rows of each bot and table are followed by a row pooling its
@@ -213,8 +216,8 @@ def ladder(games: int = 2000, samples: int = PLANNER_DEFAULTS["samples"],
     seeds = (seed,) if not seeds else tuple(seeds)
     extra = {k: v for k, v in (("depth", depth), ("diverse", diverse)) if v is not None}
     todo = [("planning", opp, games, s, {"samples": samples, "candidates": candidates, "opponents": model, **extra},
-             rules) for model in models for opp in ("memory", "inference") for s in seeds]
-    todo += [("inference", opp, games, s, {}, rules) for opp in ("memory", "inference") for s in seeds]
+             rules) for model in models for opp in opponents for s in seeds]
+    todo += [("inference", opp, games, s, {}, rules) for opp in opponents for s in seeds]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             rows = list(pool.map(_table, todo))
@@ -307,12 +310,18 @@ def main():
                     help="PlanningBot opponent models, comma-separated, one ladder row each (default auto)")
     ap.add_argument("--rules", default="standard", choices=kw.Rules.PRESETS,
                     help="the ladder's rules preset (default standard; memory: 8 memory cards)")
+    ap.add_argument("--opponents", default="memory,inference",
+                    help="the tables' opponents, comma-separated: bot names or erratic (default memory,inference)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the ladder tables (default 2)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--seeds", type=_seed_list,
                     help="comma-separated seeds: every ladder table once per seed, then pooled (instead of --seed)")
     ap.add_argument("--json", metavar="FILE", help="also write the ladder as JSON")
     args = ap.parse_args()
+    opponents = tuple(o.strip() for o in args.opponents.split(",") if o.strip())
+    for o in opponents or ("",):
+        if o not in OPPONENTS and o not in BOTS:
+            ap.error(f"--opponents: unknown bot {o!r} (have {', '.join([*BOTS, *OPPONENTS])})")
     if args.part in ("posterior", "all"):
         posterior_table()
     if args.part in ("speed", "all"):
@@ -323,7 +332,7 @@ def main():
               f"PlanningBot samples={args.samples}, candidates={args.candidates}{more}")
         models = tuple(m.strip() for m in args.models.split(",") if m.strip())
         rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed, models, args.seeds,
-                      args.depth, args.diverse, args.rules)
+                      args.depth, args.diverse, args.rules, opponents)
         print_ladder(rows)
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:

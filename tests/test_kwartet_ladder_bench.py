@@ -127,3 +127,16 @@ def test_erratic_opponent():
     assert 0.4 * m.ErraticBot.rate * total < off < m.ErraticBot.rate * total
     row = m._table(("inference", "erratic", 4, 3, {}))
     assert row["opponent"] == "erratic" and row["games"] == 4 and len(row["opponents_win_rate"]) == 3
+
+
+def test_opponents_choose_the_tables():
+    """``opponents`` names the tables: both bots against three of each, in order,
+    the library's bots by name and the ladder's own (``"erratic"``)."""
+    rows = _module().ladder(**SMALL, seeds=(4,), opponents=("erratic", "novice"))
+    assert [(r["bot"], r["opponent"]) for r in rows] == [
+        ("planning", "erratic"), ("planning", "novice"), ("inference", "erratic"), ("inference", "novice")]
+    if not os.path.exists(SCRIPT):
+        return
+    run = subprocess.run([sys.executable, SCRIPT, "--part", "ladder", "--opponents", "memory,nobody"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "nobody" in run.stderr and "erratic" in run.stderr
