@@ -3,7 +3,7 @@ the ladder of the planning player.
 
 Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
      [--samples N] [--candidates N] [--depth N] [--diverse N] [--models auto,memory,public] [--jobs 2]
-     [--seeds 2024,12,13] [--rules standard|memory|...] [--opponents memory,inference,erratic]
+     [--seeds 2024,12,13] [--rules standard|memory|...] [--opponents memory,inference,erratic,mixed]
      [--json FILE]
 Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
@@ -26,7 +26,8 @@ With ``--rules memory`` (memory Kwartet) the tip counts also hold the middle car
 bot turned up (``reveals``, in the JSON).
 
 Besides the library's bots, a table may be played against :class:`ErraticBot`
-(``"erratic"``, :data:`OPPONENTS`), an opponent that often asks against its hand.
+(``"erratic"``, :data:`OPPONENTS`), an opponent that often asks against its hand, or
+against one MemoryBot, one InferenceBot and one ErraticBot (``"mixed"``).
 """
 
 from __future__ import annotations
@@ -172,8 +173,9 @@ class ErraticBot(kw.InferenceBot):
         return super().choose()
 
 
-OPPONENTS: dict[str, Any] = {"erratic": ErraticBot}
-"""Ladder opponents beyond the library's bots, by name."""
+OPPONENTS: dict[str, Any] = {"erratic": ErraticBot, "mixed": ("memory", "inference", ErraticBot)}
+"""Ladder opponents beyond the library's bots, by name: a bot for all three seats,
+or three bots (``"mixed"``: a MemoryBot, an InferenceBot and an ErraticBot)."""
 
 
 def _table(job: tuple[Any, ...]) -> dict[str, Any]:
@@ -185,7 +187,8 @@ def _table(job: tuple[Any, ...]) -> dict[str, Any]:
     counter = TipCounter(bot)
     t0 = time.perf_counter()
     opp = OPPONENTS.get(opponent, opponent)
-    r = kw.simulate([counter, opp, opp, opp], games=games, seed=seed,
+    others = list(opp) if isinstance(opp, tuple) else [opp] * 3
+    r = kw.simulate([counter, *others], games=games, seed=seed,
                     deck=kw.Deck.themed("classic"), rules=kw.Rules.preset(rules))
     tips = counter.finish()
     s = r.stats[0]
@@ -311,7 +314,7 @@ def main():
     ap.add_argument("--rules", default="standard", choices=kw.Rules.PRESETS,
                     help="the ladder's rules preset (default standard; memory: 8 memory cards)")
     ap.add_argument("--opponents", default="memory,inference",
-                    help="the tables' opponents, comma-separated: bot names or erratic (default memory,inference)")
+                    help="the tables' opponents, comma-separated: bot names, erratic or mixed (default memory,inference)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the ladder tables (default 2)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--seeds", type=_seed_list,

@@ -129,6 +129,18 @@ def test_erratic_opponent():
     assert row["opponent"] == "erratic" and row["games"] == 4 and len(row["opponents_win_rate"]) == 3
 
 
+def test_mixed_table():
+    """``"mixed"``: the table is the bot against one MemoryBot, one InferenceBot and
+    one ErraticBot, in that order (seats rotated)."""
+    m = _module()
+    row = m._table(("inference", "mixed", 8, 3, {}))
+    assert row["opponent"] == "mixed" and row["games"] == 8 and len(row["opponents_win_rate"]) == 3
+    same = m.kw.simulate([m.kw.InferenceBot(seed=3), "memory", "inference", m.ErraticBot], games=8, seed=3,
+                         deck=m.kw.Deck.themed("classic"))
+    assert row["win_rate"] == same.stats[0].win_rate
+    assert row["opponents_win_rate"] == [o.win_rate for o in same.stats[1:]]
+
+
 def test_opponents_choose_the_tables():
     """``opponents`` names the tables: both bots against three of each, in order,
     the library's bots by name and the ladder's own (``"erratic"``)."""
