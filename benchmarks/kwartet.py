@@ -322,7 +322,9 @@ def main():
     ap.add_argument("--json", metavar="FILE", help="also write the ladder as JSON")
     args = ap.parse_args()
     opponents = tuple(o.strip() for o in args.opponents.split(",") if o.strip())
-    for o in opponents or ("",):
+    if not opponents:
+        ap.error("--opponents: name at least one bot")
+    for o in opponents:
         if o not in OPPONENTS and o not in BOTS:
             ap.error(f"--opponents: unknown bot {o!r} (have {', '.join([*BOTS, *OPPONENTS])})")
     if args.part in ("posterior", "all"):

@@ -9,9 +9,8 @@ game, draws ``--draws`` uniform deals (``PlanningBot._draw``) and weighs them ea
 * ``uniform``: no weight (the exact posterior of a table of random askers);
 * ``collector odds``: ``12 ** k`` per opponent, ``k`` the untraced cards it holds of the
   quartets it asked for (``"public"``);
-* ``auto, earlier``: the ``MemoryBot`` likelihood for the opponents ``"auto"`` plays as
-  ``MemoryBot``s, the collector odds for the others (the default before the
-  ``MemoryBot`` likelihood weighed every opponent);
+* ``auto, per model``: the ``MemoryBot`` likelihood for the opponents ``"auto"`` plays
+  as ``MemoryBot``s, the collector odds for the others;
 * ``memory likelihood`` (the default, ``"auto"`` and ``"memory"``): the likelihood of
   every opponent's asks under ``MemoryBot``'s policy, eps ``PlanningBot.model_eps``;
 * ``shared likelihood``: the same under the shared rollout policy.
@@ -39,9 +38,9 @@ import numpy as np
 from quartet_solver import _core
 from quartet_solver import kwartet as kw
 from quartet_solver.kwartet.bots import _bits
-from quartet_solver.kwartet.planning import PlanningBot, _logsumexp
+from quartet_solver.kwartet.planning import PlanningBot
 
-SCHEMES = ("inference estimate", "uniform", "collector odds", "auto, earlier", "memory likelihood",
+SCHEMES = ("inference estimate", "uniform", "collector odds", "auto, per model", "memory likelihood",
            "shared likelihood")
 
 
@@ -73,8 +72,7 @@ class _Probe(PlanningBot):
                                             np.ones(players, dtype=np.uint8), self.rollout_odds, 0)
         ll_pub, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
                                             np.zeros(players, dtype=np.uint8), self.rollout_odds, 0)
-        memory_like = _logsumexp(ll_mem) >= _logsumexp(ll_pub)
-        memory_like[v.seat] = False
+        memory_like = np.array(self._memory_like)  # "auto"'s choice, made by _draw
         bits = np.arange(len(v.deck), dtype=np.uint64)
         locs = np.full((n, len(v.deck)), -2, dtype=np.int8)  # a seat, or -2: not in a hand
         for p in range(players):
@@ -84,7 +82,7 @@ class _Probe(PlanningBot):
         weights = {
             "uniform": np.zeros(n),
             "collector odds": collector.sum(axis=1) * log_odds,
-            "auto, earlier": (ll_mem * memory_like).sum(axis=1) + (collector * ~memory_like).sum(axis=1) * log_odds,
+            "auto, per model": (ll_mem * memory_like).sum(axis=1) + (collector * ~memory_like).sum(axis=1) * log_odds,
             "memory likelihood": memory_w,
             "shared likelihood": ll_pub.sum(axis=1),
         }
