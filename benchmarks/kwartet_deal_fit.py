@@ -72,7 +72,7 @@ class _Probe(PlanningBot):
                                             np.ones(players, dtype=np.uint8), self.rollout_odds, 0)
         ll_pub, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
                                             np.zeros(players, dtype=np.uint8), self.rollout_odds, 0)
-        memory_like = np.array(self._memory_like)  # "auto"'s choice, made by _draw
+        memory_like = np.array(self._model) == 1  # "auto"'s choice, made by _draw
         bits = np.arange(len(v.deck), dtype=np.uint64)
         locs = np.full((n, len(v.deck)), -2, dtype=np.int8)  # a seat, or -2: not in a hand
         for p in range(players):

@@ -67,7 +67,7 @@ def truth(bot: PlanningBot, deals_n: int, seed: int) -> dict[tuple[int, int], fl
     b.rng.seed(seed)
     asks = [(t, c) for _, t, c in b._scores()]
     deals = b._deals(deals_n)
-    value = b._values(deals, b._record(), asks, np.array(b._memory_like, dtype=np.uint8)).mean(axis=1)
+    value = b._values(deals, b._record(), asks, np.array(b._model, dtype=np.uint8)).mean(axis=1)
     return {a: float(x) for a, x in zip(asks, value)}
 
 

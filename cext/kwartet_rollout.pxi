@@ -22,7 +22,9 @@
 # (traced elsewhere or denied), else the seat's share of the cards of the seats
 # that may hold it (pile included), its odds multiplied by collector_odds when
 # the seat asked for the quartet; the best chance wins, then the quartet the
-# asker holds most of, then a random tie-break.
+# asker holds most of, then a random tie-break.  A seat may instead play
+# MemoryBot's policy (_kwr_choose_memory) or NoviceBot's random asks
+# (_kwr_choose_novice), by the caller's model per seat.
 #
 # Entry points: kw_rollouts (and kw_ask_likelihood, the deal weights).  Deal i's
 # rollouts use one random stream for every candidate (common random numbers:
@@ -200,6 +202,47 @@ cdef inline int _kwr_choose_memory(KwrState* s, int nq, int players, uint64_t* r
     return best
 
 
+cdef inline int _kwr_novice_counts(KwrState* s, int nq, int players, int p, int* nt) noexcept nogil:
+    """The askable cards of seat p, and in nt the other seats holding cards."""
+    cdef int t
+    nt[0] = 0
+    for t in range(players):
+        if t != p and s.hands[t]:
+            nt[0] += 1
+    return <int>popcount64(_kwr_askable(s, nq, p))
+
+
+cdef inline int _kwr_choose_novice(KwrState* s, int nq, int players, uint64_t* rng,
+                                   int* out_t, int* out_c) noexcept nogil:
+    """NoviceBot's policy for the seat to move: a uniformly random other seat holding
+    cards (the draw modulo their number, in seat order), then a uniformly random
+    askable card (the next draw modulo their number, ascending).  Returns 1 when it
+    turns up a middle card instead: while the middle holds cards and it has an ask,
+    when a first draw is divisible by 5 (one time in five); out_t -1: no ask."""
+    cdef int p = s.turn, t, nt, k
+    cdef uint64_t askable = _kwr_askable(s, nq, p)
+    cdef int na = _kwr_novice_counts(s, nq, players, p, &nt)
+    out_t[0] = -1
+    out_c[0] = -1
+    if nt == 0 or na == 0:
+        return 0
+    if s.middle and s.pile and qs_splitmix64(rng) % 5 == 0:
+        return 1
+    k = <int>(qs_splitmix64(rng) % <uint64_t>nt)
+    for t in range(players):
+        if t != p and s.hands[t]:
+            if k == 0:
+                out_t[0] = t
+                break
+            k -= 1
+    k = <int>(qs_splitmix64(rng) % <uint64_t>na)
+    while k:
+        askable &= askable - 1
+        k -= 1
+    out_c[0] = ctz64(askable)
+    return 0
+
+
 cdef inline double _kwr_places(KwrState* s, int players, int p, int c) noexcept nogil:
     """The size of the places untraced card c may be in, seen from seat p: the
     cards of the other seats not known to lack it, and the pile (0 when traced)."""
@@ -285,11 +328,14 @@ cdef inline double _kwr_share(KwrState* s, int players, int me) noexcept nogil:
 
 cdef inline int _kwr_act(KwrState* s, int nq, int players, int model, double odds, int bonus,
                          uint64_t* rng) noexcept nogil:
-    """The seat to move plays its policy (model 1: MemoryBot's, else the shared
-    one): an ask, or in memory Kwartet a middle card turned up when it has no ask
-    or its best rates below KWR_REVEAL_BELOW.  Returns 0 when it cannot act."""
+    """The seat to move plays its policy (model 1: MemoryBot's, 2: NoviceBot's, else
+    the shared one): an ask, or in memory Kwartet a middle card turned up when it
+    has no ask or its best rates below KWR_REVEAL_BELOW (NoviceBot's: see
+    _kwr_choose_novice).  Returns 0 when it cannot act."""
     cdef int t, c, reveal
-    if model == 1:
+    if model == 2:
+        reveal = _kwr_choose_novice(s, nq, players, rng, &t, &c)
+    elif model == 1:
         reveal = _kwr_choose_memory(s, nq, players, rng, &t, &c) < KWR_MEMORY_REVEAL_KEY
     else:
         reveal = _kwr_choose(s, nq, players, odds, rng, &t, &c) < KWR_REVEAL_BELOW
@@ -314,7 +360,8 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
     Returns (share[K, N] float64, quartets[K, N] int32): the planner's win share
     and quartets at the end of each rollout (a rollout stops after max_asks
     actions).  ``model[p]`` (optional, one per seat) picks seat p's policy: 0 the
-    shared public-record policy (the default for every seat), 1 MemoryBot's.
+    shared public-record policy (the default for every seat), 1 MemoryBot's, 2
+    NoviceBot's (random asks).
     ``memory`` (memory Kwartet): the pile is the middle, whose cards the seats may
     turn up; a candidate with cand_t[k] == -1 turns one up instead of asking.
     """
@@ -346,7 +393,7 @@ def kw_rollouts(int nq, int players, int me, const uint64_t[:, :] deals,
         if model.shape[0] < players:
             raise ValueError("kw_rollouts: bad shapes")
         for p in range(players):
-            if model[p] > 1:
+            if model[p] > 2:
                 raise ValueError("kw_rollouts: unknown policy model")
             models[p] = model[p]
     with nogil:
@@ -482,10 +529,14 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
     log(1) when the seat's policy would do so, else log(eps); an ask rated below
     the bar while the middle holds cards, log(eps).
     ``model[p]``: seat p's policy, 1 MemoryBot's, 0 the shared rollout policy
-    (with collector odds ``odds``).  Each deal is replayed backward to the hands
-    dealt, then forward with the public record as MemoryBot keeps it; an ask of a
-    seat other than ``me`` contributes log(1 / ties) when it is among the asks its
-    policy rates best (ties of them), else log(eps) (a miss).
+    (with collector odds ``odds``), 2 NoviceBot's.  Each deal is replayed backward
+    to the hands dealt, then forward with the public record as MemoryBot keeps it;
+    an ask of a seat other than ``me`` contributes log(1 / ties) when it is among
+    the asks its policy rates best (ties of them), else log(eps) (a miss).  Under
+    NoviceBot's policy every legal ask is equally likely: an ask contributes
+    log(1 / (targets * askable cards)), plus log(4/5) while the middle holds cards
+    (memory Kwartet); a card turned up log(1/5), or log(1) when the seat had no
+    ask; an ask it could not make (none on a deal that fits the record), log(eps).
 
     Returns (loglik float64[N, players], misses int32[N, players]), by seat
     (zero for ``me``).
@@ -502,7 +553,7 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
     cdef int kind, a, t, c, q, k, hit, ties
     cdef uint8_t models[KWR_MAXP]
     for a in range(players):
-        if model[a] > 1:
+        if model[a] > 2:
             raise ValueError("kw_ask_likelihood: unknown policy model")
         models[a] = model[a]
     for j in range(E):
@@ -523,7 +574,8 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
     miss_arr = np.zeros((N, players), dtype=np.int32)
     cdef double[:, :] ll = ll_arr
     cdef int32_t[:, :] miss = miss_arr
-    cdef double log_eps = log(eps)
+    cdef double log_eps = log(eps), log_fifth = log(0.2), log_rest = log(0.8)
+    cdef int na, nt
     cdef KwrState s
     cdef uint64_t bit
     with nogil:
@@ -558,7 +610,10 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
                     continue
                 if events[j, 0] == 2:
                     c = events[j, 2]
-                    if a != me and _kwr_any_high(&s, nq, players, a, models[a], odds):
+                    if a != me and models[a] == 2:
+                        if _kwr_novice_counts(&s, nq, players, a, &nt) and nt:
+                            ll[i, a] += log_fifth
+                    elif a != me and _kwr_any_high(&s, nq, players, a, models[a], odds):
                         miss[i, a] += 1
                         ll[i, a] += log_eps
                     bit = (<uint64_t>1) << c
@@ -571,7 +626,16 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
                 c = events[j, 3] >> 1
                 hit = events[j, 3] & 1
                 q = c >> 2
-                if a != me:
+                if a != me and models[a] == 2:
+                    na = _kwr_novice_counts(&s, nq, players, a, &nt)
+                    if (_kwr_askable(&s, nq, a) >> c) & 1 and t != a and s.hands[t]:
+                        ll[i, a] -= log(<double>na * nt)
+                        if s.middle and s.pile:
+                            ll[i, a] += log_rest
+                    else:
+                        miss[i, a] += 1
+                        ll[i, a] += log_eps
+                elif a != me:
                     if s.middle and s.pile and not _kwr_rates_high(&s, players, a, t, c, models[a], odds):
                         miss[i, a] += 1
                         ll[i, a] += log_eps

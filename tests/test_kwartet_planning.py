@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.kwartet_rollout import memory_log_likelihood
+from reference.kwartet_rollout import memory_ask_terms, memory_log_likelihood, novice_ask_terms
 from quartet_solver import _core
 from quartet_solver import kwartet as kw
 from quartet_solver.errors import InvalidStateError
@@ -93,7 +93,7 @@ def test_bad_options(options, match):
 
 
 def test_opponent_models():
-    assert kw.OPPONENT_MODELS == ("auto", "memory", "public")
+    assert kw.OPPONENT_MODELS == ("auto", "memory", "public", "novice")
     assert PlanningBot(seed=1).opponents == "auto" and PlanningBot(seed=1).opponent_models == ()
     assert "opponents" not in repr(PlanningBot(seed=1))
     assert "opponents='memory'" in repr(PlanningBot(seed=1, opponents="Memory"))
@@ -103,9 +103,39 @@ def test_opponent_models():
         play(g, [kw.MemoryBot(seed=1), bot, kw.InferenceBot(seed=3), kw.NoviceBot(seed=4)])
         assert g.is_over and bot.decisions > 0
         models = bot.opponent_models
-        assert models[1] is None and len(models) == 4 and set(models) <= {None, "memory", "public"}
+        assert models[1] is None and len(models) == 4 and set(models) <= {None, "memory", "public", "novice"}
         if model != "auto":
             assert models == (model, None, model, model)
+
+
+def test_auto_tells_random_askers_apart():
+    """``"auto"`` models NoviceBots as random askers once they have asked a while, and
+    never MemoryBots or InferenceBots; the random-asker model needs a lead of more
+    than ``novice_prior`` in log evidence, the others win ties (MemoryBot's first)."""
+    from quartet_solver.kwartet.planning import _pick_model
+
+    for kind, steps in ((kw.NoviceBot, 40), (kw.MemoryBot, 18), (kw.InferenceBot, 18)):
+        seen = 0
+        for seed in range(8):
+            g = _classic_game(seed, steps, [kind] * 4)
+            if g.is_over:
+                continue
+            bot = PlanningBot(seed=seed, samples=50)
+            bot.start(g, g.to_move)
+            bot._update()
+            bot._deals(50)
+            others = [m for p, m in enumerate(bot.opponent_models) if p != g.to_move]
+            if kind is kw.NoviceBot:
+                assert others == ["novice"] * 3, (seed, others)
+            else:
+                assert "novice" not in others, (kind, seed, others)
+            seen += 1
+        assert seen >= 5, kind
+    assert _pick_model(np.array([-3.0, -3.0, -3.0]), 1.0) == 1
+    assert _pick_model(np.array([-3.0, -2.0, -3.0]), 1.0) == 0
+    assert _pick_model(np.array([-3.0, -4.0, -2.0]), 1.0) == 1  # a lead of 1: not more
+    assert _pick_model(np.array([-3.0, -4.0, -1.9]), 1.0) == 2
+    assert _pick_model(np.array([-3.0, -4.0, -2.9]), 0.0) == 2
 
 
 def _classic_game(seed: int, steps: int, kinds: list[type]) -> Game:
@@ -122,7 +152,7 @@ def _classic_game(seed: int, steps: int, kinds: list[type]) -> Game:
 
 @settings(max_examples=15, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10**6), steps=st.integers(0, 60),
-       model=st.sampled_from(["auto", "memory", "public"]))
+       model=st.sampled_from(["auto", "memory", "public", "novice"]))
 def test_weighted_deals_fit_the_position(seed, steps, model):
     """The deals the bot rolls out on, whatever their weights, are deals of the
     position: its own hand, the hand sizes, the laid cards nowhere, the rest dealt
@@ -150,15 +180,16 @@ def test_weighted_deals_fit_the_position(seed, steps, model):
 
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10**6), steps=st.integers(4, 50), me=st.integers(0, 3),
-       kinds=st.lists(st.sampled_from([kw.MemoryBot, kw.InferenceBot]), min_size=4, max_size=4),
-       model=st.sampled_from(["auto", "memory", "public"]))
+       kinds=st.lists(st.sampled_from([kw.MemoryBot, kw.InferenceBot, kw.NoviceBot]), min_size=4, max_size=4),
+       model=st.sampled_from(["auto", "memory", "public", "novice"]))
 def test_deal_weights(seed, steps, me, kinds, model):
-    """The log weight of each uniform draw: with ``"auto"`` and ``"memory"`` the sum
-    over the opponents of the log-likelihood of their asks under MemoryBot's policy
-    (the reference replays the deal on the engine with real MemoryBots), whichever
-    policy ``"auto"`` gives an opponent in the rollouts; with ``"public"`` log(12) per
-    untraced card an opponent holds of a quartet it asked for, counted here from the
-    events."""
+    """The log weight of each uniform draw: with ``"auto"``, ``"memory"`` and
+    ``"novice"`` the sum over the opponents of the log-likelihood of their asks under
+    NoviceBot's policy for an opponent modelled as a random asker, else under
+    MemoryBot's (the reference replays the deal on the engine with real MemoryBots,
+    or counts the legal asks), also where ``"auto"`` gives an opponent the shared
+    policy in the rollouts; with ``"public"`` log(12) per untraced card an opponent
+    holds of a quartet it asked for, counted here from the events."""
     g = _classic_game(seed, steps, kinds)
     if g.is_over:
         return
@@ -183,8 +214,23 @@ def test_deal_weights(seed, steps, me, kinds, model):
                 1 for p in range(4) if p != me for c in range(32)
                 if asked[p] >> (c // 4) & 1 and c not in traced and row[p] >> c & 1)
         else:
-            want = memory_log_likelihood(g.deck, 4, me, row[:4], row[4], events, bot.model_eps)
+            log_eps = math.log(bot.model_eps)
+            mem = memory_ask_terms(g.deck, 4, me, row[:4], row[4], events)
+            nov = novice_ask_terms(g.deck, 4, me, row[:4], row[4], events)
+            want = 0.0
+            for p in range(4):
+                if p == me:
+                    continue
+                if bot.opponent_models[p] == "novice":
+                    want += sum(log_eps if pr is None else math.log(pr) for j, pr in nov if events[j][1] == p)
+                else:
+                    want += sum(-math.log(ties) if best else log_eps for j, best, ties in mem if events[j][1] == p)
+            if model == "memory" and "novice" not in bot.opponent_models:
+                assert want == pytest.approx(memory_log_likelihood(g.deck, 4, me, row[:4], row[4], events,
+                                                                   bot.model_eps), abs=1e-9)
         assert w == pytest.approx(want, abs=1e-9), (row, events)
+    if model in ("memory", "novice", "public"):
+        assert bot.opponent_models == tuple(None if p == me else model for p in range(4))
 
 
 def test_choose_before_start():
@@ -303,7 +349,7 @@ def test_next_ask_is_one_choice_per_information_set(monkeypatch, rules, players)
                 record = _Record(np.array(bot._holder, np.int8), np.array(bot._notat, np.uint8),
                                  np.array(bot._hasq, np.uint32), np.array(bot._quartets, np.int32),
                                  np.array(bot._last_lay, np.int32), bot._lay_count, free)
-                model = np.array(bot._memory_like, dtype=np.uint8)
+                model = np.array(bot._model, dtype=np.uint8)
                 for t, c in asks:
                     if (t, c) == kw.REVEAL:
                         continue  # a card turned up ends the turn: nothing follows

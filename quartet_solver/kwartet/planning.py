@@ -77,11 +77,17 @@ REVEAL = (-1, -1)
 instead of asking (memory Kwartet)."""
 
 
-OPPONENT_MODELS = ("auto", "memory", "public")
+OPPONENT_MODELS = ("auto", "memory", "public", "novice")
 """How the planner models its opponents (the ``opponents`` option of
 :class:`PlanningBot`): ``"memory"`` as :class:`~.bots.MemoryBot`, ``"public"`` as the
-shared rollout policy on the public record, ``"auto"`` each opponent, at every
-decision, by the model under which its asks so far are the more likely."""
+shared rollout policy on the public record, ``"novice"`` as :class:`~.bots.NoviceBot`
+(random asks), ``"auto"`` each opponent, at every decision, by the model under which
+its asks so far are the most likely."""
+
+_MODEL_CODE = {"public": 0, "memory": 1, "novice": 2}
+"""The policy codes of the rollout kernel (``kw_rollouts``' and ``kw_ask_likelihood``'s ``model``)."""
+
+_MODEL_NAME = {code: name for name, code in _MODEL_CODE.items()}
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,16 @@ def _logsumexp(x: np.ndarray) -> np.ndarray:
     """log(sum(exp(x))) down the first axis, per column."""
     top = x.max(axis=0)
     return top + np.log(np.exp(x - top).sum(axis=0))
+
+
+def _pick_model(evidence: np.ndarray, novice_prior: float) -> int:
+    """The policy code of the most likely model by its log ``evidence`` (MemoryBot's,
+    the shared, NoviceBot's): MemoryBot's unless another is ahead, NoviceBot's only
+    when ahead of both by more than ``novice_prior``."""
+    mem, pub, nov = (float(x) for x in evidence)
+    if nov > max(mem, pub) + novice_prior:
+        return _MODEL_CODE["novice"]
+    return _MODEL_CODE["memory"] if mem >= pub else _MODEL_CODE["public"]
 
 
 def _masks(locs: np.ndarray, players: int) -> np.ndarray:
@@ -395,6 +411,11 @@ class PlanningBot(InferenceBot):
     confidence = 0.5
     """Standard errors by which a candidate must beat the inference choice (see :meth:`_select`)."""
 
+    novice_prior = 1.0
+    """With ``"auto"``: the log evidence by which the random-asker model must lead both others
+    to be chosen (a prior of e to 1 against it: a player who asks against its hand now and
+    then is still a player who reads the table)."""
+
     @keyword_options
     def __init__(self, *, seed: int | str | None = None, samples: int = 1000, candidates: int = 5,
                  time_budget: float | None = None, quartet_weight: float = 0.25,
@@ -428,9 +449,9 @@ class PlanningBot(InferenceBot):
 
     @property
     def opponent_models(self) -> tuple[str | None, ...]:
-        """How the bot models each seat in the current game: ``"memory"`` or
-        ``"public"`` (see :data:`OPPONENT_MODELS`), ``None`` for its own seat; empty
-        before :meth:`start`.
+        """How the bot models each seat in the current game: ``"memory"``,
+        ``"public"`` or ``"novice"`` (see :data:`OPPONENT_MODELS`), ``None`` for its
+        own seat; empty before :meth:`start`.
 
         >>> from quartet_solver.kwartet import Deck, Game
         >>> bot = PlanningBot(seed=1)
@@ -440,8 +461,7 @@ class PlanningBot(InferenceBot):
         """
         if self.view is None:
             return ()
-        return tuple(None if p == self.view.seat else ("memory" if m else "public")
-                     for p, m in enumerate(self._memory_like))
+        return tuple(None if p == self.view.seat else _MODEL_NAME[m] for p, m in enumerate(self._model))
 
     def _begin(self, view: View) -> None:
         super()._begin(view)
@@ -453,9 +473,11 @@ class PlanningBot(InferenceBot):
         self._turn_misses = 0
         self._turn_player = -1
         self._events: list[tuple[int, int, int, int]] = []  # asks and lays, for kw_ask_likelihood
-        # the opponents modelled as MemoryBots (see OPPONENT_MODELS)
-        self._memory_like = [self.opponents != "public" and p != view.seat for p in range(n)]
-        self._evidence = np.zeros((2, n))  # log evidence (up to a constant) of the MemoryBot and the shared model
+        # each seat's rollout policy, a _MODEL_CODE (see OPPONENT_MODELS); the bot's own seat the shared one
+        start = _MODEL_CODE["memory" if self.opponents == "auto" else self.opponents]
+        self._model = [0 if p == view.seat else start for p in range(n)]
+        # log evidence (up to a constant) of MemoryBot's, the shared and NoviceBot's policy, by seat
+        self._evidence = np.zeros((3, n))
         self.decisions = 0
         self.rollouts = 0
         self.last_decision = None
@@ -543,7 +565,7 @@ class PlanningBot(InferenceBot):
     def _draw(self, draw: int) -> tuple[np.ndarray, np.ndarray]:
         """``draw`` uniform posterior deals as masks (row: the hand of each seat, then
         the pile) and their log weights (see :meth:`_deals`); with ``"auto"``, updates
-        which opponents play MemoryBot's policy in the rollouts."""
+        which policy each opponent plays in the rollouts."""
         v = self.view
         assert v is not None and self.knowledge is not None
         players = v.players
@@ -554,19 +576,27 @@ class PlanningBot(InferenceBot):
             events = np.array(self._events, dtype=np.int32)
             nq = v.deck.n_quartets
             memory = int(bool(v.rules.memory))
-            ll_mem, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
-                                                np.ones(players, dtype=np.uint8), self.rollout_odds, memory)
+
+            def loglik(code: int) -> np.ndarray:
+                return _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
+                                               np.full(players, code, dtype=np.uint8), self.rollout_odds,
+                                               memory)[0]
+
+            ll_mem = loglik(_MODEL_CODE["memory"])
+            ll_nov = loglik(_MODEL_CODE["novice"]) if self.opponents in ("auto", "novice") else None
             if self.opponents == "auto":
-                # each opponent's rollout policy: the one under which its asks are the more likely
-                ll_pub, _ = _core.kw_ask_likelihood(nq, players, v.seat, deals, events, self.model_eps,
-                                                    np.zeros(players, dtype=np.uint8), self.rollout_odds, memory)
+                # each opponent's rollout policy: the one under which its asks are the most likely
+                # (MemoryBot's on a tie, NoviceBot's only when ahead by more than novice_prior)
                 self._evidence[0] = _logsumexp(ll_mem)
-                self._evidence[1] = _logsumexp(ll_pub)
-                self._memory_like = [p != v.seat and bool(self._evidence[0][p] >= self._evidence[1][p])
-                                     for p in range(players)]
-            # every opponent's asks weigh the deals by MemoryBot's policy, also where another
-            # policy plays it in the rollouts: they place its cards better than the collector odds
-            logw += ll_mem.sum(axis=1)
+                self._evidence[1] = _logsumexp(loglik(_MODEL_CODE["public"]))
+                self._evidence[2] = _logsumexp(ll_nov)
+                self._model = [0 if p == v.seat else _pick_model(self._evidence[:, p], self.novice_prior)
+                               for p in range(players)]
+            # an opponent's asks weigh the deals by MemoryBot's policy, also where the shared
+            # policy plays it in the rollouts (they place its cards better than the collector
+            # odds); by NoviceBot's where that one plays it
+            novice = np.array(self._model) == _MODEL_CODE["novice"]
+            logw += np.where(novice, ll_nov if ll_nov is not None else 0.0, ll_mem).sum(axis=1)
             return deals, logw
         # "public": collector odds per untraced card held of a quartet an opponent asked for
         counts = self._collector_counts(locs)
@@ -753,7 +783,7 @@ class PlanningBot(InferenceBot):
         v = self.view
         assert v is not None
         asks = [(t, c) for _, t, c in short]
-        model = np.array(self._memory_like, dtype=np.uint8)
+        model = np.array(self._model, dtype=np.uint8)
         record = self._record()
         rounds = []
         deals = first

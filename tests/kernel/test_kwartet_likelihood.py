@@ -23,7 +23,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from reference.kwartet_rollout import event_tuples, memory_ask_terms, memory_log_likelihood
+from reference.kwartet_rollout import event_tuples, memory_ask_terms, memory_log_likelihood, novice_ask_terms
 from quartet_solver import _core
 from quartet_solver.kwartet import (Asked, Deck, Game, InferenceBot, Knowledge, Laid, MemoryBot, NoviceBot,
                                     PlanningBot, Rules)
@@ -119,6 +119,12 @@ def _terms(g: Game, me: int, deal: np.ndarray, events: np.ndarray, model=None) -
                             dealer=g.dealer, model=model)
 
 
+def _novice_terms(g: Game, me: int, deal: np.ndarray, events: np.ndarray) -> list:
+    row = [int(x) for x in deal]
+    return novice_ask_terms(g.deck, g.players, me, row[:-1], row[-1], events.tolist(), rules=g.rules,
+                            dealer=g.dealer)
+
+
 def _value(terms: list[tuple[int, bool, int]], eps: float) -> float:
     return sum(math.log(1.0 / ties) if best else math.log(eps) for _, best, ties in terms)
 
@@ -144,6 +150,23 @@ def _compare(g: Game, me: int, deals: np.ndarray, events: np.ndarray, eps_values
             mine = [t for t in terms if int(events[t[0]][1]) == p]
             assert misses[i, p] == sum(not best for _, best, _ in mine), (i, p, terms)
             assert abs(ll[i, p] - _value(mine, eps_values[0])) <= TOL, (i, p, ll[i].tolist(), terms)
+    # by seat, with some seats playing NoviceBot's random asks and the others the two other policies
+    model = [(p + len(events)) % 3 for p in range(g.players)]
+    mixed_terms = [_terms(g, me, deal, events, model) for deal in deals]
+    novice_terms = [_novice_terms(g, me, deal, events) for deal in deals]
+    ll, misses = _lik(g.deck.n_quartets, g.players, me, deals, events, eps_values[0],
+                      np.array(model, dtype=np.uint8), memory=int(bool(g.rules.memory)))
+    for i in range(len(deals)):
+        for p in range(g.players):
+            if model[p] == 2:
+                mine_n = [prob for j, prob in novice_terms[i] if int(events[j][1]) == p]
+                want = sum(math.log(eps_values[0]) if prob is None else math.log(prob) for prob in mine_n)
+                assert misses[i, p] == sum(prob is None for prob in mine_n), (i, p, novice_terms[i])
+            else:
+                mine = [t for t in mixed_terms[i] if int(events[t[0]][1]) == p]
+                want = _value(mine, eps_values[0])
+                assert misses[i, p] == sum(not best for _, best, _ in mine), (i, p, mixed_terms[i])
+            assert abs(ll[i, p] - want) <= TOL, (i, p, model, ll[i].tolist(), want)
     # the reference's function itself (not just its terms) on the first deal
     row = [int(x) for x in deals[0]]
     eps = eps_values[0]
@@ -190,6 +213,8 @@ def test_mixed_bots(deck, players, game_rules, dealer_at, kinds, steps, me_at, g
     events = _events(g, me)
     deals = np.concatenate([_true_deal(g), _sampled_deals(g, me, 4, sample_seed)])
     all_terms = _compare(g, me, deals, events, EPS_VALUES + (eps,))
+    # every action on the true deal was legal: NoviceBot's policy could have taken it
+    assert all(prob is not None and prob > 0 for _, prob in _novice_terms(g, me, deals[0], events))
     # the seats that are MemoryBots make only best asks on the true deal
     for j, best, _ in all_terms[0]:
         if kinds[events[j, 1]] is MemoryBot:
@@ -261,6 +286,22 @@ def test_worked_example_eps():
         assert abs(_kernel(g, 0, deal, events, eps)[0] - math.log(eps)) <= TOL
 
 
+def test_worked_example_novice():
+    """NoviceBot's policy, by hand: seat 0 asks seat 1 for Qs with four askable cards
+    (Qs and three kings) and two seats to ask, 1/8; lays the queens; asks seat 2 for
+    Ks with three askable kings, 1/6.  Seats 1 and 2 weigh these the same; in seat
+    0's own view its asks are not weighed."""
+    g = _small_game([(1, 3), (2, 7)])
+    events = _events(g, 2)
+    deal = _true_deal(g)
+    novice = np.full(3, 2, dtype=np.uint8)
+    for me in (1, 2):
+        ll, misses = _lik(3, 3, me, deal, events, 0.5, novice)
+        assert abs(ll[0, 0] + math.log(48)) <= TOL and not misses.any() and not ll[0, 1:].any()
+    ll, _ = _lik(3, 3, 0, deal, events, 0.5, novice)
+    assert not ll.any()
+
+
 def test_no_events_and_no_deals():
     """No events: 0 for every deal; no deals: an empty result."""
     g = Game(Deck.standard("AKQJ"), players=4, seed=1)
@@ -285,7 +326,7 @@ def test_bad_input():
     with pytest.raises(ValueError):  # a model for too few seats
         _lik(nq, players, me, deals, events, eps, np.ones(players - 1, dtype=np.uint8))
     with pytest.raises(ValueError):  # an unknown model
-        _lik(nq, players, me, deals, events, eps, np.full(players, 2, dtype=np.uint8))
+        _lik(nq, players, me, deals, events, eps, np.full(players, 3, dtype=np.uint8))
     for odds in (0.0, -1.0, float("inf"), float("nan")):
         with pytest.raises(ValueError):
             _lik(nq, players, me, deals, events, eps, None, odds)

@@ -42,7 +42,7 @@ rules = st.builds(Rules, remainder=st.sampled_from(["pile", "dealer"]), bonus_tu
 memory_rules = st.builds(Rules, memory=st.integers(1, 8), bonus_turn=st.booleans())
 odds = st.sampled_from([1.0, 12.0])
 max_asks = st.one_of(st.just(10_000), st.integers(1, 12))
-models = st.sampled_from(["default", "public", "memory", "mixed"])
+models = st.sampled_from(["default", "public", "memory", "novice", "mixed"])
 
 
 def _act(g: Game, action: tuple) -> None:
@@ -113,14 +113,17 @@ def _planner_inputs(g: Game, n_deals: int, bot_seed: int) -> tuple[PlanningBot, 
 
 def _model(kind: str, players: int, me: int, rng: random.Random) -> list[int] | None:
     """The seats' policies: none given (the kernel's default), all the shared one,
-    the opponents MemoryBot's (as PlanningBot(opponents="memory")), or at random."""
+    the opponents MemoryBot's (as PlanningBot(opponents="memory")) or NoviceBot's
+    (as PlanningBot(opponents="novice")), or at random."""
     if kind == "default":
         return None
     if kind == "public":
         return [0] * players
     if kind == "memory":
         return [0 if p == me else 1 for p in range(players)]
-    return [rng.randrange(2) for _ in range(players)]
+    if kind == "novice":
+        return [0 if p == me else 2 for p in range(players)]
+    return [rng.randrange(3) for _ in range(players)]
 
 
 def _compare(g: Game, bot: PlanningBot, deals: np.ndarray, cands: list[tuple[int, int]], free0: int,
@@ -363,7 +366,8 @@ def test_policy_models_checked():
             0, 0, 12.0, 7, 10_000, *extra)
 
     run(np.array([0, 1, 1], dtype=np.uint8))
-    for model in ([0, 2, 0], [1, 1]):
+    run(np.array([2, 0, 2], dtype=np.uint8))
+    for model in ([0, 3, 0], [1, 1]):
         with pytest.raises(ValueError):
             run(np.array(model, dtype=np.uint8))
 

@@ -287,10 +287,36 @@ def memory_policy_choice(table: Table, rng: SplitMix64) -> tuple[tuple[int, int]
     return choice, (-1.0 if best_key is None else best_key[0])
 
 
+def novice_policy_choice(table: Table, rng: SplitMix64) -> tuple[tuple[int, int] | None, bool]:
+    """NoviceBot's action for the seat to move: (the ask, False), (None, True) to
+    turn up a middle card, or (None, False) when it has no ask.  With an ask open
+    and a middle holding cards it turns one up when the stream's next draw is
+    divisible by 5; else the next draw modulo the number of other seats holding
+    cards picks the target (in seat order), the next modulo the number of askable
+    cards the card (ascending)."""
+    askable, targets = asks_open(table)
+    if not askable or not targets:
+        return None, False
+    if table.middle and table.pile and rng.next() % 5 == 0:
+        return None, True
+    target = targets[rng.next() % len(targets)]
+    return (target, askable[rng.next() % len(askable)]), False
+
+
 def act(table: Table, model: int, odds: float, rng: SplitMix64) -> bool:
-    """The seat to move plays its policy (``model`` 1: MemoryBot's, else the shared
-    one): its ask, or in memory Kwartet a middle card turned up when it has no ask
-    or its best ask rates below :data:`REVEAL_BELOW`.  False when it cannot act."""
+    """The seat to move plays its policy (``model`` 1: MemoryBot's, 2: NoviceBot's,
+    else the shared one): its ask, or in memory Kwartet a middle card turned up when
+    it has no ask or its best ask rates below :data:`REVEAL_BELOW` (NoviceBot: see
+    :func:`novice_policy_choice`).  False when it cannot act."""
+    if model == 2:
+        choice, turns_up = novice_policy_choice(table, rng)
+        if table.middle and table.pile and (choice is None or turns_up):
+            table.reveal(rng)
+            return True
+        if choice is None:
+            return False
+        table.ask(*choice)
+        return True
     if model == 1:
         choice, rating = memory_policy_choice(table, rng)
     else:
@@ -313,7 +339,7 @@ def play_out(nq: int, players: int, me: int, deal: list[int], quartets0: list[in
     masks by seat, then the pile; in memory Kwartet a target of -1 turns up a
     middle card instead), then the asks ``then`` (each by the seat to move), then
     every seat plays its policy (``model[p]``: 0 or no model the shared policy, 1
-    MemoryBot's) until the game is over or ``max_asks`` actions (the forced ones
+    MemoryBot's, 2 NoviceBot's) until the game is over or ``max_asks`` actions (the forced ones
     not counted but the first) are made; the final table."""
     table = Table(
         n_quartets=nq,
@@ -538,3 +564,38 @@ def memory_log_likelihood(deck: Deck, players: int, me: int, current_hands: list
                                                 dealer=dealer):
         total += math.log(1.0 / ties) if among_best else math.log(eps)
     return total
+
+
+def novice_ask_terms(deck: Deck, players: int, me: int, current_hands: list[int], pile: int,
+                     events: list[tuple[int, int, int, int]], *, rules: Rules | None = None,
+                     dealer: int | None = None) -> list[tuple[int, Fraction | None]]:
+    """For each action of a seat other than ``me`` in ``events``: (event index, the
+    probability NoviceBot gives it then, None for an action it could not take), the
+    game dealt and replayed on the engine as in :func:`memory_ask_terms`.
+
+    NoviceBot picks every legal ask alike (the engine's ``legal_asks``), and in memory
+    Kwartet, while it may turn up a middle card, does so one time in five (always
+    when it has no ask)."""
+    events = [tuple(int(x) for x in e) for e in events]
+    hands = dealt_hands(current_hands, events)
+    middle = card_set(int(pile)) | {x for kind, _, x, _ in events if kind == REVEAL}
+    game = Game(deck, players=players, rules=rules, dealer=dealer,
+                hands=[sorted(h) for h in hands], pile=sorted(middle))
+    terms: list[tuple[int, Fraction | None]] = []
+    for j, (kind, p, x, y) in enumerate(events):
+        if kind == LAY:
+            continue
+        assert not game.is_over and game.to_move == p, (j, game.to_move, p)
+        legal = game.legal_asks(p)
+        if kind == REVEAL:
+            if p != me:
+                terms.append((j, Fraction(1, 5) if legal else Fraction(1)))
+            game.reveal(game._pile.index(x))
+            continue
+        target, card, hit = x, y // 2, y % 2
+        if p != me:
+            rest = Fraction(4, 5) if game.can_reveal() else Fraction(1)
+            terms.append((j, rest / len(legal) if (target, card) in legal else None))
+        assert game.ask(target, card).hit == bool(hit), (j, "the deal does not reproduce the hit/miss")
+    assert event_tuples(game.log) == events, game.log
+    return terms
