@@ -20,13 +20,14 @@ exact posterior, one :class:`~.knowledge.Knowledge` per opponent and rollout ste
 would cost a thousand times more); it is exact for MemoryBot opponents.
 
 The opponent model (option ``opponents``): an opponent is modelled as a MemoryBot
-(it plays MemoryBot's policy in the rollouts) or with the shared policy on the
+(it plays MemoryBot's policy in the rollouts), with the shared policy on the
 public record, which ranks a card at a seat by the seat's share of the places the
-card may be in.  By default (``"auto"``) each opponent's model is chosen again at
-every decision by the evidence of its asks: the mean, over the uniform posterior
-draws, of their likelihood under MemoryBot's policy against the same under the
-shared policy; the more likely model is used.  Early in a game, when the evidence
-cannot tell the two apart, every opponent is a MemoryBot.
+card may be in, or as a random asker (NoviceBot's policy: any legal ask alike).
+By default (``"auto"``) each opponent's model is chosen again at every decision by
+the evidence of its asks: the mean, over the uniform posterior draws, of their
+likelihood under each policy; the most likely model is used, the random asker
+only with a lead of :attr:`PlanningBot.novice_prior`.  Early in a game, when the
+evidence cannot tell the models apart, every opponent is a MemoryBot.
 
 The deals: the posterior treats "``p`` asked for a card of ``q``" as only "``p``
 holds at least one card of ``q``", but players choose their asks by their hands.
@@ -37,7 +38,9 @@ MemoryBot rates best, :attr:`PlanningBot.model_eps` for any other;
 ``_core.kw_ask_likelihood`` replays the public record on the deal), also for an
 opponent that ``"auto"`` plays with the shared policy in the rollouts: MemoryBot's
 habit of asking in the quartet it holds most of is what places a player's cards,
-and it places InferenceBot's cards better than the collector odds do.  With
+and it places InferenceBot's cards better than the collector odds do.  An opponent
+modelled as a random asker weighs a deal by NoviceBot's likelihood instead (``1 /``
+its legal asks then, nearly the same on every deal: its asks tell little).  With
 ``"public"``, :attr:`PlanningBot.rollout_odds` ** ``k`` per opponent, ``k`` the number
 of cards it holds, in the deal, of the quartets it has asked for and that are not
 traced (the same odds factor per card that :class:`~.bots.InferenceBot` applies).
@@ -374,14 +377,17 @@ class PlanningBot(InferenceBot):
     ``opponents``
         how the opponents are modelled, one of :data:`OPPONENT_MODELS`: ``"auto"``
         (default) models each opponent, at every decision, as a
-        :class:`~.bots.MemoryBot` or with the shared public-record policy, whichever
-        makes its asks so far the more likely (the mean likelihood over the uniform
-        posterior draws; a MemoryBot while the two are level);
-        ``"memory"`` and ``"public"`` fix the model for every opponent.  A
-        MemoryBot-modelled opponent plays MemoryBot's policy in the rollouts.  With
-        ``"auto"`` and ``"memory"`` the deals are weighted by the likelihood of every
-        opponent's asks under MemoryBot's policy, with ``"public"`` by the collector
-        odds (see the module's docstring).
+        :class:`~.bots.MemoryBot`, with the shared public-record policy or as a
+        random asker (:class:`~.bots.NoviceBot`), whichever makes its asks so far the
+        most likely (the mean likelihood over the uniform posterior draws; a
+        MemoryBot while the first two are level, a random asker only when that model
+        leads by more than :attr:`novice_prior` in log evidence);
+        ``"memory"``, ``"public"`` and ``"novice"`` fix the model for every opponent.
+        A MemoryBot-modelled opponent plays MemoryBot's policy in the rollouts, a
+        random asker NoviceBot's.  With ``"auto"``, ``"memory"`` and ``"novice"`` the
+        deals are weighted by the likelihood of every opponent's asks under its
+        model (MemoryBot's policy for one played with the shared policy), with
+        ``"public"`` by the collector odds (see the module's docstring).
 
     In memory Kwartet (:attr:`~.rules.Rules.memory`) turning up a middle card is a
     candidate (:data:`REVEAL`) of every decision where it is legal, the first where
