@@ -589,7 +589,8 @@ class PlanningBot(InferenceBot):
                                                memory)[0]
 
             ll_mem = loglik(_MODEL_CODE["memory"])
-            ll_nov = loglik(_MODEL_CODE["novice"]) if self.opponents in ("auto", "novice") else None
+            # "memory" models no random asker: its deal weights need no NoviceBot likelihood
+            ll_nov = loglik(_MODEL_CODE["novice"]) if self.opponents in ("auto", "novice") else ll_mem
             if self.opponents == "auto":
                 # each opponent's rollout policy: the one under which its asks are the most likely
                 # (MemoryBot's on a tie, NoviceBot's only when ahead by more than novice_prior)
@@ -602,7 +603,7 @@ class PlanningBot(InferenceBot):
             # policy plays it in the rollouts (they place its cards better than the collector
             # odds); by NoviceBot's where that one plays it
             novice = np.array(self._model) == _MODEL_CODE["novice"]
-            logw += np.where(novice, ll_nov if ll_nov is not None else 0.0, ll_mem).sum(axis=1)
+            logw += np.where(novice, ll_nov, ll_mem).sum(axis=1)
             return deals, logw
         # "public": collector odds per untraced card held of a quartet an opponent asked for
         counts = self._collector_counts(locs)
