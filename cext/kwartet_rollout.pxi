@@ -202,14 +202,13 @@ cdef inline int _kwr_choose_memory(KwrState* s, int nq, int players, uint64_t* r
     return best
 
 
-cdef inline int _kwr_novice_counts(KwrState* s, int nq, int players, int p, int* nt) noexcept nogil:
-    """The askable cards of seat p, and in nt the other seats holding cards."""
-    cdef int t
-    nt[0] = 0
+cdef inline int _kwr_targets(KwrState* s, int players, int p) noexcept nogil:
+    """How many other seats than p hold cards (the seats p may ask)."""
+    cdef int t, nt = 0
     for t in range(players):
         if t != p and s.hands[t]:
-            nt[0] += 1
-    return <int>popcount64(_kwr_askable(s, nq, p))
+            nt += 1
+    return nt
 
 
 cdef inline int _kwr_choose_novice(KwrState* s, int nq, int players, uint64_t* rng,
@@ -219,9 +218,9 @@ cdef inline int _kwr_choose_novice(KwrState* s, int nq, int players, uint64_t* r
     askable card (the next draw modulo their number, ascending).  Returns 1 when it
     turns up a middle card instead: while the middle holds cards and it has an ask,
     when a first draw is divisible by 5 (one time in five); out_t -1: no ask."""
-    cdef int p = s.turn, t, nt, k
+    cdef int p = s.turn, t, k
     cdef uint64_t askable = _kwr_askable(s, nq, p)
-    cdef int na = _kwr_novice_counts(s, nq, players, p, &nt)
+    cdef int na = <int>popcount64(askable), nt = _kwr_targets(s, players, p)
     out_t[0] = -1
     out_c[0] = -1
     if nt == 0 or na == 0:
@@ -575,7 +574,6 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
     cdef double[:, :] ll = ll_arr
     cdef int32_t[:, :] miss = miss_arr
     cdef double log_eps = log(eps), log_fifth = log(0.2), log_rest = log(0.8)
-    cdef int na, nt
     cdef KwrState s
     cdef uint64_t bit
     with nogil:
@@ -611,7 +609,7 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
                 if events[j, 0] == 2:
                     c = events[j, 2]
                     if a != me and models[a] == 2:
-                        if _kwr_novice_counts(&s, nq, players, a, &nt) and nt:
+                        if _kwr_askable(&s, nq, a) and _kwr_targets(&s, players, a):
                             ll[i, a] += log_fifth
                     elif a != me and _kwr_any_high(&s, nq, players, a, models[a], odds):
                         miss[i, a] += 1
@@ -627,9 +625,9 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
                 hit = events[j, 3] & 1
                 q = c >> 2
                 if a != me and models[a] == 2:
-                    na = _kwr_novice_counts(&s, nq, players, a, &nt)
-                    if (_kwr_askable(&s, nq, a) >> c) & 1 and t != a and s.hands[t]:
-                        ll[i, a] -= log(<double>na * nt)
+                    bit = _kwr_askable(&s, nq, a)
+                    if (bit >> c) & 1 and t != a and s.hands[t]:
+                        ll[i, a] -= log(<double>popcount64(bit) * _kwr_targets(&s, players, a))
                         if s.middle and s.pile:
                             ll[i, a] += log_rest
                     else:

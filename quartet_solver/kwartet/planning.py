@@ -588,17 +588,18 @@ class PlanningBot(InferenceBot):
                                                np.full(players, code, dtype=np.uint8), self.rollout_odds,
                                                memory)[0]
 
-            ll_mem = loglik(_MODEL_CODE["memory"])
-            # "memory" models no random asker: its deal weights need no NoviceBot likelihood
-            ll_nov = loglik(_MODEL_CODE["novice"]) if self.opponents in ("auto", "novice") else ll_mem
-            if self.opponents == "auto":
-                # each opponent's rollout policy: the one under which its asks are the most likely
-                # (MemoryBot's on a tie, NoviceBot's only when ahead by more than novice_prior)
-                self._evidence[0] = _logsumexp(ll_mem)
-                self._evidence[1] = _logsumexp(loglik(_MODEL_CODE["public"]))
-                self._evidence[2] = _logsumexp(ll_nov)
-                self._model = [0 if p == v.seat else _pick_model(self._evidence[:, p], self.novice_prior)
-                               for p in range(players)]
+            if self.opponents != "auto":
+                # a fixed model weighs every opponent's asks by its own likelihood
+                logw += loglik(_MODEL_CODE[self.opponents]).sum(axis=1)
+                return deals, logw
+            # each opponent's rollout policy: the one under which its asks are the most likely
+            # (MemoryBot's on a tie, NoviceBot's only when ahead by more than novice_prior)
+            ll_mem, ll_nov = loglik(_MODEL_CODE["memory"]), loglik(_MODEL_CODE["novice"])
+            self._evidence[0] = _logsumexp(ll_mem)
+            self._evidence[1] = _logsumexp(loglik(_MODEL_CODE["public"]))
+            self._evidence[2] = _logsumexp(ll_nov)
+            self._model = [0 if p == v.seat else _pick_model(self._evidence[:, p], self.novice_prior)
+                           for p in range(players)]
             # an opponent's asks weigh the deals by MemoryBot's policy, also where the shared
             # policy plays it in the rollouts (they place its cards better than the collector
             # odds); by NoviceBot's where that one plays it

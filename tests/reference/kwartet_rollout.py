@@ -310,18 +310,10 @@ def act(table: Table, model: int, odds: float, rng: SplitMix64) -> bool:
     :func:`novice_policy_choice`).  False when it cannot act."""
     if model == 2:
         choice, turns_up = novice_policy_choice(table, rng)
-        if table.middle and table.pile and (choice is None or turns_up):
-            table.reveal(rng)
-            return True
-        if choice is None:
-            return False
-        table.ask(*choice)
-        return True
-    if model == 1:
-        choice, rating = memory_policy_choice(table, rng)
     else:
-        choice, rating = policy_choice(table, odds, rng)
-    if table.middle and table.pile and (choice is None or rating < REVEAL_BELOW):
+        choice, rating = memory_policy_choice(table, rng) if model == 1 else policy_choice(table, odds, rng)
+        turns_up = rating < REVEAL_BELOW
+    if table.middle and table.pile and (choice is None or turns_up):
         table.reveal(rng)
         return True
     if choice is None:
