@@ -575,7 +575,7 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
     cdef int32_t[:, :] miss = miss_arr
     cdef double log_eps = log(eps), log_fifth = log(0.2), log_rest = log(0.8)
     cdef KwrState s
-    cdef uint64_t bit
+    cdef uint64_t bit, askable
     with nogil:
         for i in range(N):
             memset(&s, 0, sizeof(KwrState))
@@ -625,9 +625,9 @@ def kw_ask_likelihood(int nq, int players, int me, const uint64_t[:, :] deals,
                 hit = events[j, 3] & 1
                 q = c >> 2
                 if a != me and models[a] == 2:
-                    bit = _kwr_askable(&s, nq, a)
-                    if (bit >> c) & 1 and t != a and s.hands[t]:
-                        ll[i, a] -= log(<double>popcount64(bit) * _kwr_targets(&s, players, a))
+                    askable = _kwr_askable(&s, nq, a)
+                    if (askable >> c) & 1 and t != a and s.hands[t]:
+                        ll[i, a] -= log(<double>popcount64(askable) * _kwr_targets(&s, players, a))
                         if s.middle and s.pile:
                             ll[i, a] += log_rest
                     else:
