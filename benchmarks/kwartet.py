@@ -3,7 +3,7 @@ the ladder of the planning player.
 
 Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
      [--samples N] [--candidates N] [--depth N] [--diverse N] [--models auto,memory,public] [--jobs 2]
-     [--seeds 2024,12,13] [--rules standard|memory|...] [--opponents memory,inference,erratic,mixed]
+     [--seeds 2024,12,13] [--rules standard|memory|...] [--opponents memory,inference,erratic,forgetful,mixed]
      [--json FILE]
 Targets: posterior <= 10 ms (4 players, 32 cards, any stage);
 >= 2,000 games/s with novice bots; PlanningBot >= 40% against three memory bots and
@@ -26,8 +26,9 @@ With ``--rules memory`` (memory Kwartet) the tip counts also hold the middle car
 bot turned up (``reveals``, in the JSON).
 
 Besides the library's bots, a table may be played against :class:`ErraticBot`
-(``"erratic"``, :data:`OPPONENTS`), an opponent that often asks against its hand, or
-against one MemoryBot, one InferenceBot and one ErraticBot (``"mixed"``).
+(``"erratic"``, :data:`OPPONENTS`), an opponent that often asks against its hand,
+against :class:`ForgetfulBot` (``"forgetful"``), a MemoryBot that misses part of the
+record, or against one MemoryBot, one InferenceBot and one ErraticBot (``"mixed"``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from typing import Any
 
 from quartet_solver import kwartet as kw
 from quartet_solver.kwartet.bots import Action, Bot
+from quartet_solver.kwartet.game import Event
 from quartet_solver.kwartet.simulate import BOTS, wilson
 
 PLANNER_DEFAULTS = {k: p.default for k, p in inspect.signature(kw.PlanningBot.__init__).parameters.items()
@@ -173,7 +175,31 @@ class ErraticBot(kw.InferenceBot):
         return super().choose()
 
 
-OPPONENTS: dict[str, Any] = {"erratic": ErraticBot, "mixed": ("memory", "inference", ErraticBot)}
+class ForgetfulBot(kw.MemoryBot):
+    """A player who forgets: :class:`~kw.MemoryBot`, except that it fails to record
+    each other player's ask or turned-up card with probability :attr:`lapse`, as a
+    person who follows the table with half an ear would.  Its own asks and the laid
+    quartets it always records.  A ladder opponent (``"forgetful"``), not part of the
+    library.
+
+    >>> g = kw.Game(kw.Deck.themed("classic"), players=4, seed=1)
+    >>> kw.play(g, [ForgetfulBot(seed=i) for i in range(4)]).is_over
+    True
+    """
+
+    name = "forgetful"
+    lapse = 0.3
+
+    def _observe(self, e: Event) -> None:
+        own = self.view.seat  # type: ignore[union-attr]
+        if isinstance(e, kw.Asked) and e.asker != own or isinstance(e, kw.Revealed) and e.player != own:
+            if self.lapse and self.rng.random() < self.lapse:  # at lapse 0, MemoryBot's random stream
+                return
+        super()._observe(e)
+
+
+OPPONENTS: dict[str, Any] = {"erratic": ErraticBot, "forgetful": ForgetfulBot,
+                             "mixed": ("memory", "inference", ErraticBot)}
 """Ladder opponents beyond the library's bots, by name: a bot for all three seats,
 or three bots (``"mixed"``: a MemoryBot, an InferenceBot and an ErraticBot)."""
 
@@ -314,7 +340,7 @@ def main():
     ap.add_argument("--rules", default="standard", choices=kw.Rules.PRESETS,
                     help="the ladder's rules preset (default standard; memory: 8 memory cards)")
     ap.add_argument("--opponents", default="memory,inference",
-                    help="the tables' opponents, comma-separated: bot names, erratic or mixed (default memory,inference)")
+                    help="the tables' opponents, comma-separated: bot names, erratic, forgetful or mixed (default memory,inference)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the ladder tables (default 2)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--seeds", type=_seed_list,

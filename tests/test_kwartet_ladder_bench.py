@@ -129,6 +129,56 @@ def test_erratic_opponent():
     assert row["opponent"] == "erratic" and row["games"] == 4 and len(row["opponents_win_rate"]) == 3
 
 
+def _forgetful_game(m, lapse: float, seed: int) -> tuple[list, int, int]:
+    """The log of a game of four ``ForgetfulBot``s at ``lapse``, and how many of the
+    other players' asks and turned-up cards they recorded, of how many they saw."""
+    kw = m.kw
+    seen = kept = 0
+
+    class Counted(m.ForgetfulBot):
+        def _observe(self, e):
+            nonlocal seen
+            other = isinstance(e, kw.Asked) and e.asker != self.view.seat
+            seen += other
+            super()._observe(e)
+
+    def recorded(self, e):
+        nonlocal kept
+        kept += isinstance(e, kw.Asked) and e.asker != self.view.seat
+        base(self, e)
+
+    base = kw.MemoryBot._observe
+    bots = [Counted(seed=10 * seed + i) for i in range(4)]
+    for b in bots:
+        b.lapse = lapse
+    kw.MemoryBot._observe = recorded
+    try:
+        g = kw.play(kw.Game(kw.Deck.themed("classic"), players=4, seed=seed), bots)
+    finally:
+        kw.MemoryBot._observe = base
+    return list(g.log), kept, seen
+
+
+def test_forgetful_opponent():
+    """The ladder's ``"forgetful"`` opponent is MemoryBot when it forgets nothing, and
+    records about ``1 - lapse`` of the other players' asks."""
+    m = _module()
+    kw = m.kw
+    for seed in range(3):
+        log, kept, seen = _forgetful_game(m, 0.0, seed)
+        same = kw.play(kw.Game(kw.Deck.themed("classic"), players=4, seed=seed),
+                       [kw.MemoryBot(seed=10 * seed + i) for i in range(4)])
+        assert log == list(same.log) and kept == seen > 0
+        assert _forgetful_game(m, 1.0, seed)[1] == 0
+    kept = seen = 0
+    for seed in range(6):
+        _, k, s = _forgetful_game(m, m.ForgetfulBot.lapse, seed)
+        kept, seen = kept + k, seen + s
+    assert 0.5 * seen < kept < 0.85 * seen
+    row = m._table(("inference", "forgetful", 4, 3, {}))
+    assert row["opponent"] == "forgetful" and row["games"] == 4 and len(row["opponents_win_rate"]) == 3
+
+
 def test_mixed_table():
     """``"mixed"``: the table is the bot against one MemoryBot, one InferenceBot and
     one ErraticBot, in that order (seats rotated)."""
