@@ -131,7 +131,7 @@ def test_erratic_opponent():
 
 def _forgetful_game(m, lapse: float, seed: int) -> tuple[list, int, int]:
     """The log of a game of four ``ForgetfulBot``s at ``lapse``, and how many of the
-    other players' asks and turned-up cards they recorded, of how many they saw."""
+    other players' asks they recorded, of how many they saw."""
     kw = m.kw
     seen = kept = 0
 
