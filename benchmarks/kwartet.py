@@ -190,12 +190,17 @@ class ForgetfulBot(kw.MemoryBot):
     name = "forgetful"
     lapse = 0.3
 
-    def _observe(self, e: Event) -> None:
+    def _forgets(self, e: Event) -> bool:
+        """Whether the bot fails to record ``e`` (another player's ask or turned-up card,
+        with probability :attr:`lapse`; at lapse 0 it draws nothing, so it keeps
+        MemoryBot's random stream)."""
         own = self.view.seat  # type: ignore[union-attr]
-        if isinstance(e, kw.Asked) and e.asker != own or isinstance(e, kw.Revealed) and e.player != own:
-            if self.lapse and self.rng.random() < self.lapse:  # at lapse 0, MemoryBot's random stream
-                return
-        super()._observe(e)
+        other = isinstance(e, kw.Asked) and e.asker != own or isinstance(e, kw.Revealed) and e.player != own
+        return other and bool(self.lapse) and self.rng.random() < self.lapse
+
+    def _observe(self, e: Event) -> None:
+        if not self._forgets(e):
+            super()._observe(e)
 
 
 OPPONENTS: dict[str, Any] = {"erratic": ErraticBot, "forgetful": ForgetfulBot,

@@ -136,26 +136,18 @@ def _forgetful_game(m, lapse: float, seed: int) -> tuple[list, int, int]:
     seen = kept = 0
 
     class Counted(m.ForgetfulBot):
-        def _observe(self, e):
-            nonlocal seen
-            other = isinstance(e, kw.Asked) and e.asker != self.view.seat
-            seen += other
-            super()._observe(e)
+        def _forgets(self, e):
+            nonlocal seen, kept
+            forgets = super()._forgets(e)
+            if isinstance(e, kw.Asked) and e.asker != self.view.seat:
+                seen += 1
+                kept += not forgets
+            return forgets
 
-    def recorded(self, e):
-        nonlocal kept
-        kept += isinstance(e, kw.Asked) and e.asker != self.view.seat
-        base(self, e)
-
-    base = kw.MemoryBot._observe
     bots = [Counted(seed=10 * seed + i) for i in range(4)]
     for b in bots:
         b.lapse = lapse
-    kw.MemoryBot._observe = recorded
-    try:
-        g = kw.play(kw.Game(kw.Deck.themed("classic"), players=4, seed=seed), bots)
-    finally:
-        kw.MemoryBot._observe = base
+    g = kw.play(kw.Game(kw.Deck.themed("classic"), players=4, seed=seed), bots)
     return list(g.log), kept, seen
 
 
