@@ -22,6 +22,10 @@ every ask of the bot with the exact posterior of its seat (:class:`TipCounter`):
   laid (or blocked by the side pile), their hit rate, and the bot's share of the
   last two quartets laid.
 
+And, a game at a time, what the others made of what the bot showed (:func:`exposure`):
+the bot's cards taken by the opponents' asks, of those the ones the public record placed
+at the bot (it had taken them by a hit), and the opponents' asks that missed at it.
+
 With ``--rules memory`` (memory Kwartet) the tip counts also hold the middle cards the
 bot turned up (``reveals``, in the JSON).
 
@@ -106,7 +110,8 @@ class TipCounter(Bot):
         self.seat = -1
         self.c: dict[str, float] = dict.fromkeys(
             ("asks", "hits", "bluff", "bluff_known", "sure_available", "saved", "late_asks", "late_hits",
-             "late_quartets", "games", "decision_seconds", "decision_max", "reveals"), 0.0)
+             "late_quartets", "games", "decision_seconds", "decision_max", "reveals", "lost", "lost_traced",
+             "misses_at"), 0.0)
 
     def start(self, game: kw.Game, seat: int) -> None:
         self._tally()
@@ -120,6 +125,8 @@ class TipCounter(Bot):
         self.c["games"] += 1
         lays = [e for e in g.log if isinstance(e, kw.Laid)]
         self.c["late_quartets"] += sum(1 for e in lays[-2:] if e.player == self.seat)
+        for key, n in exposure(g.log, self.seat).items():
+            self.c[key] += n
         self.game = None
 
     def finish(self) -> dict[str, float]:
@@ -156,6 +163,35 @@ class TipCounter(Bot):
             c["late_asks"] += 1
             c["late_hits"] += bool(g.hand(t) >> card & 1)
         return action
+
+
+def exposure(log: tuple[Event, ...], seat: int) -> dict[str, int]:
+    """What the others made of what ``seat`` showed, from a game's public ``log``: the
+    seat's cards an opponent took by asking for them (``lost``), of those the cards the
+    public record placed at the seat when asked for (``lost_traced``: the seat had received
+    them by a hit or turned them up), and the opponents' asks that missed at the seat
+    (``misses_at``: asks spent on cards it did not hold).
+
+    >>> log = (kw.Asked(asker=0, target=1, card=5, hit=True), kw.Asked(asker=2, target=0, card=5, hit=True),
+    ...        kw.Asked(asker=3, target=0, card=6, hit=True), kw.Asked(asker=1, target=0, card=9, hit=False))
+    >>> exposure(log, 0)
+    {'lost': 2, 'lost_traced': 1, 'misses_at': 1}
+    """
+    placed: dict[int, int] = {}
+    out = {"lost": 0, "lost_traced": 0, "misses_at": 0}
+    for e in log:
+        if isinstance(e, kw.Revealed):
+            placed[e.card] = e.player
+        elif isinstance(e, kw.Asked):
+            if e.target == seat:
+                if e.hit:
+                    out["lost"] += 1
+                    out["lost_traced"] += placed.get(e.card) == seat
+                else:
+                    out["misses_at"] += 1
+            if e.hit:
+                placed[e.card] = e.asker
+    return out
 
 
 class ErraticBot(kw.InferenceBot):
@@ -305,18 +341,21 @@ def print_ladder(rows: list[dict[str, Any]]) -> None:
               f"[{r['win_ci'][0]:.3f}, {r['win_ci'][1]:.3f}] {r['quartets']:>9.2f} {ms:>12.1f}")
     print("\nSeed tips (per ask of the bot; see the module docstring)")
     print(f"{'bot':<18} {'against 3x':<10} {'asks':>7} {'hit rate':>9} {'bluff':>7} {'bluff@1':>8} "
-          f"{'saved':>14} {'late asks':>10} {'late hits':>10} {'last-2 share':>13}")
+          f"{'saved':>14} {'late asks':>10} {'late hits':>10} {'last-2 share':>13} "
+          f"{'lost/game':>10} {'traced':>7} {'misses at':>10}")
     pooled = any(r["seed"] == "pooled" for r in rows)
     for r in rows:
         if pooled and r["seed"] != "pooled":
             continue  # a pooled ladder's tips: the pooled rows only
         t = r["tips"]
         a = max(t["asks"], 1)
+        g = max(t["games"], 1)
         saved = f"{t['saved'] / max(t['sure_available'], 1):.3f} of {int(t['sure_available'])}"
         print(f"{r['bot']:<18} {r['opponent']:<10} {int(t['asks']):>7} {t['hits'] / a:>9.3f} "
               f"{t['bluff'] / a:>7.3f} {t['bluff_known'] / a:>8.3f} {saved:>14} "
               f"{t['late_asks'] / a:>10.3f} {t['late_hits'] / max(t['late_asks'], 1):>10.3f} "
-              f"{t['late_quartets'] / (2 * max(t['games'], 1)):>13.3f}")
+              f"{t['late_quartets'] / (2 * max(t['games'], 1)):>13.3f} "
+              f"{t.get('lost', 0) / g:>10.2f} {t.get('lost_traced', 0) / g:>7.2f} {t.get('misses_at', 0) / g:>10.2f}")
 
 
 def _seed_list(text: str) -> tuple[int, ...]:

@@ -10,6 +10,8 @@ import sys
 import tempfile
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from project_files import ROOT, load
 
@@ -194,3 +196,25 @@ def test_opponents_choose_the_tables():
     run = subprocess.run([sys.executable, SCRIPT, "--part", "ladder", "--opponents", "memory,nobody"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "nobody" in run.stderr and "erratic" in run.stderr
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), rules=st.sampled_from(["standard", "memory"]), seat=st.integers(0, 3))
+def test_exposure_counts_conserve_cards(seed: int, rules: str, seat: int) -> None:
+    """``exposure``'s cards lost, checked by conservation over the whole game: a seat's
+    cards are those dealt, taken by its hits and turned up by it, and every one of them
+    leaves by an opponent's hit or in a laid quartet.  Traced losses are among the
+    losses and never outnumber the cards the seat got in sight of all; every miss is
+    at one seat."""
+    m = _module()
+    kw = m.kw
+    g = kw.play(kw.Game(kw.Deck.themed("classic"), players=4, seed=seed, rules=kw.Rules.preset(rules)),
+                [kw.MemoryBot(seed=seed + i) for i in range(4)])
+    x = m.exposure(g.log, seat)
+    took = sum(1 for e in g.log if isinstance(e, kw.Asked) and e.asker == seat and e.hit)
+    shown = sum(1 for e in g.log if isinstance(e, kw.Revealed) and e.player == seat)
+    dealt = bin(g.initial_hands[seat]).count("1")
+    assert x["lost"] == dealt + took + shown - 4 * g.quartets[seat]
+    assert 0 <= x["lost_traced"] <= min(x["lost"], took + shown)
+    misses = [m.exposure(g.log, p)["misses_at"] for p in range(4)]
+    assert sum(misses) == sum(1 for e in g.log if isinstance(e, kw.Asked) and not e.hit) and misses[seat] == x["misses_at"]
