@@ -24,7 +24,8 @@ every ask of the bot with the exact posterior of its seat (:class:`TipCounter`):
 
 And, a game at a time, what the others made of what the bot showed (:func:`exposure`):
 the bot's cards taken by the opponents' asks, of those the ones the public record placed
-at the bot (it had taken them by a hit), and the opponents' asks that missed at it.
+at the bot (it had taken them by a hit or turned them up), and the opponents' asks that
+missed at it.
 
 With ``--rules memory`` (memory Kwartet) the tip counts also hold the middle cards the
 bot turned up (``reveals``, in the JSON).
