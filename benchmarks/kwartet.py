@@ -340,10 +340,10 @@ def print_ladder(rows: list[dict[str, Any]]) -> None:
         ms = 1e3 * t["decision_seconds"] / max(t["asks"], 1)
         print(f"{r['bot']:<18} {r['opponent']:<10} {r['seed']:>6} {r['games']:>6} {r['win_rate']:>9.4f} "
               f"[{r['win_ci'][0]:.3f}, {r['win_ci'][1]:.3f}] {r['quartets']:>9.2f} {ms:>12.1f}")
-    print("\nSeed tips (per ask of the bot; see the module docstring)")
+    print("\nSeed tips (per ask of the bot; the last three columns a game; see the module docstring)")
     print(f"{'bot':<18} {'against 3x':<10} {'asks':>7} {'hit rate':>9} {'bluff':>7} {'bluff@1':>8} "
           f"{'saved':>14} {'late asks':>10} {'late hits':>10} {'last-2 share':>13} "
-          f"{'lost/game':>10} {'traced':>7} {'misses at':>10}")
+          f"{'cards lost':>10} {'traced':>7} {'misses at':>10}")
     pooled = any(r["seed"] == "pooled" for r in rows)
     for r in rows:
         if pooled and r["seed"] != "pooled":
@@ -355,8 +355,8 @@ def print_ladder(rows: list[dict[str, Any]]) -> None:
         print(f"{r['bot']:<18} {r['opponent']:<10} {int(t['asks']):>7} {t['hits'] / a:>9.3f} "
               f"{t['bluff'] / a:>7.3f} {t['bluff_known'] / a:>8.3f} {saved:>14} "
               f"{t['late_asks'] / a:>10.3f} {t['late_hits'] / max(t['late_asks'], 1):>10.3f} "
-              f"{t['late_quartets'] / (2 * max(t['games'], 1)):>13.3f} "
-              f"{t.get('lost', 0) / g:>10.2f} {t.get('lost_traced', 0) / g:>7.2f} {t.get('misses_at', 0) / g:>10.2f}")
+              f"{t['late_quartets'] / (2 * g):>13.3f} "
+              f"{t['lost'] / g:>10.2f} {t['lost_traced'] / g:>7.2f} {t['misses_at'] / g:>10.2f}")
 
 
 def _seed_list(text: str) -> tuple[int, ...]:
