@@ -343,7 +343,7 @@ def print_ladder(rows: list[dict[str, Any]]) -> None:
     print("\nSeed tips (per ask of the bot; the last three columns a game; see the module docstring)")
     print(f"{'bot':<18} {'against 3x':<10} {'asks':>7} {'hit rate':>9} {'bluff':>7} {'bluff@1':>8} "
           f"{'saved':>14} {'late asks':>10} {'late hits':>10} {'last-2 share':>13} "
-          f"{'cards lost':>10} {'traced':>7} {'misses at':>10}")
+          f"{'cards lost':>11} {'traced':>7} {'misses at':>10}")
     pooled = any(r["seed"] == "pooled" for r in rows)
     for r in rows:
         if pooled and r["seed"] != "pooled":
@@ -356,7 +356,7 @@ def print_ladder(rows: list[dict[str, Any]]) -> None:
               f"{t['bluff'] / a:>7.3f} {t['bluff_known'] / a:>8.3f} {saved:>14} "
               f"{t['late_asks'] / a:>10.3f} {t['late_hits'] / max(t['late_asks'], 1):>10.3f} "
               f"{t['late_quartets'] / (2 * g):>13.3f} "
-              f"{t['lost'] / g:>10.2f} {t['lost_traced'] / g:>7.2f} {t['misses_at'] / g:>10.2f}")
+              f"{t['lost'] / g:>11.2f} {t['lost_traced'] / g:>7.2f} {t['misses_at'] / g:>10.2f}")
 
 
 def _seed_list(text: str) -> tuple[int, ...]:
