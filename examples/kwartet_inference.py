@@ -6,7 +6,7 @@ Run: python examples/kwartet_inference.py
 from quartet_solver import kwartet as kw
 
 deck = kw.Deck.standard(ranks="AKQJ")
-k = kw.Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+k = kw.Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
 print(f"consistent deals after the deal: {k.count()}")
 k.ask(asker=1, target=2, card="Ks", success=True)   # player 1 holds a king, got Ks from 2
 k.lay(player=1, quartet="K")                        # ... and lays the kings at once

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quartet_solver import kwartet as kw
-from quartet_solver.errors import IllegalActionError, InvalidStateError, NotationError, QuartetError
+from quartet_solver.errors import ArgumentError, IllegalActionError, InvalidStateError, NotationError, QuartetError
 from quartet_solver.kwartet import Asked, Deck, Game, Knowledge, Laid, PlanningBot, Revealed, Rules
 
 DECKS = {"classic": Deck.themed("classic"), "world": Deck.themed("world"), "AKQJ": Deck.standard("AKQJ"),
@@ -107,8 +108,10 @@ def test_advice_is_deterministic_and_starts_afresh():
 
 def test_advice_on_a_hand_written_position():
     deck = DECKS["AKQJ"]
-    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
-    kw.replay_record(k, "1 asks 2 for Ks: yes; 1 asks 0 for Kh: no; 2 asks 1 for Qd: no; 2 asks 0 for Jd: no")
+    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=1)
+    kw.replay_record(k, "2 asks 1 for Qd: no; 0 asks 2 for Qd: no; 1 asks 2 for Ks: yes; 1 asks 0 for Kh: no;"
+                        "2 asks 0 for Jd: no")
+    assert k.to_move == 0
     d = PlanningBot(seed=0, samples=300).advise(k)
     # player 1 surely holds Jd (the guide's reasoning): the one ask certain to hit is a candidate
     assert (1, deck.card("Jd")) in d.candidates
@@ -161,14 +164,15 @@ def test_advice_in_memory_kwartet():
     assert kw.REVEAL in d.candidates and d.prior[d.candidates.index(kw.REVEAL)] == 1.0
     assert d.to_dict()["candidates"][d.candidates.index(kw.REVEAL)] == [-1, -1]
     # after laying down both quartets it holds cards of, the player must turn one up
+    # (out of cards, its turn passes; the others turn up a card each)
     kw.replay_record(k, "0 asks 1 for As: yes; 0 lays A; 0 asks 2 for Jd: yes; 0 asks 2 for Jh: yes;"
-                        "0 asks 1 for Js: yes; 0 lays J")
-    assert k.hand == 0
+                        "0 asks 1 for Js: yes; 0 lays J; 1 turns up Kd; 2 turns up Qc")
+    assert k.hand == 0 and k.to_move == 0
     d = PlanningBot(seed=0, samples=50).advise(k)
     assert d.candidates == (kw.REVEAL,) and d.chosen == 0
     # once the middle is empty, only asks are left
-    kw.replay_record(k, "0 turns up Kc; 1 turns up Kd; 2 turns up Qc; 0 turns up Qd")
-    assert k.pile_size == 0 and k.hand == 1 << deck.card("Kc") | 1 << deck.card("Qd")
+    kw.replay_record(k, "0 turns up Kc; 1 turns up Qd; 2 asks 0 for Qd: no")
+    assert k.pile_size == 0 and k.hand == 1 << deck.card("Kc") and k.to_move == 0
     d = PlanningBot(seed=0, samples=50).advise(k)
     assert kw.REVEAL not in d.candidates and all(t in (1, 2) for t, _ in d.candidates)
 
@@ -218,7 +222,7 @@ def test_record_fuzz_parses_or_raises_typed_errors(text):
         assert "line" in str(exc) or "must be text" in str(exc)
     else:
         assert all(isinstance(e, (Asked, Laid, Revealed)) for e in events)
-    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
     before = k.count()
     try:
         kw.replay_record(k, text)
@@ -240,7 +244,7 @@ def test_record_errors_name_the_line():
         kw.parse_events(deck, 5)  # type: ignore[arg-type]
     with pytest.raises(InvalidStateError, match="kwartet.Deck"):
         kw.parse_events("AKQJ", "1 lays K")  # type: ignore[arg-type]
-    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
     with pytest.raises(InvalidStateError, match=r"line 3 .*seat in 0\.\.2"):
         kw.replay_record(k, "1 asks 2 for Ks: yes\n\n7 asks 0 for Kh: no")
     assert len(k.events) == 1  # the events before the bad line stay applied
@@ -268,3 +272,25 @@ def test_decision_errors_are_the_standard_errors_of_the_values(monkeypatch):
     assert d.values == tuple(float(x) for x in value.mean(axis=1))
     assert d.errors == tuple(float(x) for x in value.std(axis=1, ddof=1) / 80 ** 0.5)
     assert d.to_dict()["errors"] == list(d.errors)
+
+
+def test_bad_planner_arguments_raise_argument_errors():
+    """Counts, limits and seeds out of range are ArgumentErrors naming the argument,
+    raised when the bot is made, not at its first decision."""
+    for options, name in [({"samples": 0}, "samples"), ({"samples": 250_001}, "samples"),
+                          ({"candidates": 0}, "candidates"), ({"depth": 0}, "depth"), ({"diverse": -1}, "diverse"),
+                          ({"time_budget": 0}, "time_budget"), ({"time_budget": float("nan")}, "time_budget"),
+                          ({"quartet_weight": -1.0}, "quartet_weight"), ({"opponents": "psychic"}, "opponents")]:
+        with pytest.raises(ArgumentError, match=name):
+            PlanningBot(**options)
+    assert PlanningBot(samples=250_000).samples == 250_000
+    assert PlanningBot(time_budget=np.float32(0.5)).time_budget == 0.5
+    k = Knowledge(DECKS["AKQJ"], players=3, me=0, hand="Ac Ad Qc Jc Js")
+    with pytest.raises(ArgumentError, match="n must be an int in 0..1,000,000, got -1"):
+        k.sample(-1)
+    with pytest.raises(ArgumentError, match="games must be a positive int"):
+        kw.simulate([kw.NoviceBot(), kw.NoviceBot(), kw.NoviceBot()], games=0)
+    with pytest.raises(ArgumentError, match="memory must be an int >= 0"):
+        Rules(memory=-1)
+    with pytest.raises(InvalidStateError, match="hand_sizes must be a list of counts"):
+        Knowledge.from_log(DECKS["AKQJ"], [kw.Dealt(2, None, 1)], 0, "Ac Ad Qc Jc Js")  # type: ignore[arg-type]

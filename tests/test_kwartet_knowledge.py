@@ -120,7 +120,7 @@ def test_sums_and_expected_counts_large_decks(players):
 
 def test_contract_example():
     deck = Deck.standard(ranks="AKQJ")
-    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
     assert k.probabilities().shape == (4, 16)
     k.ask(asker=1, target=2, card="Ks", success=True)
     assert k.probability(1, "Ks") == 1.0
@@ -154,30 +154,34 @@ def test_knowledge_errors():
         Knowledge(deck, players=3, me=0, hand="Ac Ad")
     with pytest.raises(InvalidStateError, match="3-6 players"):
         Knowledge(deck, players=2, me=0, hand="Ac Ad")
-    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+    k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
     with pytest.raises(IllegalActionError, match="themselves"):
         k.ask(1, 1, "Ks", True)
+    k0 = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")  # the dealer is seat 2: seat 0 moves first
     with pytest.raises(IllegalActionError, match="holds no card"):
-        k.ask(0, 1, "Ks", True)
+        k0.ask(0, 1, "Ks", True)
     with pytest.raises(IllegalActionError, match="holds it"):
-        k.ask(0, 1, "Ac", True)
+        k0.ask(0, 1, "Ac", True)
+    with pytest.raises(IllegalActionError, match="out of turn: it is player 1's turn"):
+        k.ask(0, 1, "Ah", True)
     with pytest.raises(InvalidStateError, match="denied"):
         k.ask(1, 0, "Ac", False)
     with pytest.raises(QuartetError):
         k.ask(1, 2, "Xx", True)
-    k2 = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+    k2 = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
     with pytest.raises(InvalidStateError, match="lays"):
         k2.lay(1, "A")
-    k3 = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+    k3 = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
     k3.ask(1, 2, "Kh", False)
     k3.ask(2, 1, "Kh", False)
+    k3.ask(0, 1, "Qh", False)
     k3.ask(1, 2, "Ks", False)
     k3.ask(2, 1, "Ks", False)
     # Kh and Ks are in the pile... both: impossible with a pile of one
     with pytest.raises(InvalidStateError, match="no deal"):
         k3.count()
     with pytest.raises(InvalidStateError, match="unseen"):
-        Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js").draw(1)
+        Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0).draw(1)
 
 
 def test_speed_target_smoke():
@@ -237,11 +241,11 @@ def test_knowledge_checks_rules_hand_sizes_and_pile():
 def test_ask_success_must_be_a_bool():
     deck = Deck.standard("AKQJ")
     for bad in ("no", None, 2, float("nan")):
-        k = Knowledge(deck, 3, 0, "Ac Ad Qc Jc Js")
+        k = Knowledge(deck, 3, 0, "Ac Ad Qc Jc Js", dealer=0)
         with pytest.raises(InvalidStateError, match="success must be a bool"):
             k.ask(1, 2, "Ks", bad)  # type: ignore[arg-type]
         assert k.events == []
-    k = Knowledge(deck, 3, 0, "Ac Ad Qc Jc Js")
+    k = Knowledge(deck, 3, 0, "Ac Ad Qc Jc Js", dealer=0)
     k.ask(1, 2, "Ks", np.bool_(False))
     assert k.events == [Asked(1, 2, k.deck.card("Ks"), False)]
 
@@ -249,7 +253,7 @@ def test_ask_success_must_be_a_bool():
 def test_rejected_events_change_nothing():
     deck = Deck.standard("AKQJ")
     hand = "Ac Ad Qc Jc Js"
-    fresh = Knowledge(deck, 3, 0, hand)
+    fresh = Knowledge(deck, 3, 0, hand, dealer=0)
     before = (fresh.count(), fresh.probabilities())
     bad_events = [
         lambda k: k.ask(0, 1, "Ks", False),  # I hold no king: was logged anyway
@@ -261,9 +265,9 @@ def test_rejected_events_change_nothing():
         lambda k: k.draw(0, "Qc"),
     ]
     for bad in bad_events:
-        k = Knowledge(deck, 3, 0, hand)
+        k = Knowledge(deck, 3, 0, hand, dealer=0)
         k.ask(1, 2, "Ks", False)
-        ref = Knowledge(deck, 3, 0, hand)
+        ref = Knowledge(deck, 3, 0, hand, dealer=0)
         ref.ask(1, 2, "Ks", False)
         with pytest.raises(QuartetError):
             bad(k)
@@ -341,7 +345,7 @@ def test_variant_events_are_checked_against_the_rules():
     with pytest.raises(InvalidStateError, match="no memory cards"):
         Knowledge.from_log(deck, [g.log[0], Revealed(1, outside)], 0, hand, rules=Rules())
     # the variant unknown: the reveal is taken (the card was aside)
-    free = Knowledge(deck, 3, 0, hand)
+    free = Knowledge(deck, 3, 0, hand, dealer=0)
     free.reveal(1, outside)
     assert free.events == [Revealed(1, outside)]
     # in a memory game the game's own reveals replay

@@ -143,7 +143,7 @@ def test_every_sample_consistent_in_full_games(rules, players):
 
 
 def test_sample_deterministic_and_errors():
-    k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
+    k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
     a, b = k.sample(50, seed=7), k.sample(50, seed=7)
     assert (a == b).all()
     assert not (a == k.sample(50, seed=8)).all()

@@ -39,7 +39,9 @@ BID_HAND, BID_SEAT, BID_DEALER = "Jc Ac Tc 9s As Ks 7h 8d", "S", "E"   # guides/
 BID_SAMPLES = 200
 QUINTET_SEED = 3                                # guides/quintet_solve.md
 KWARTET_HAND = "Ac Ad Qc Jc Js"                 # guides/kwartet_probabilities.md
-KWARTET_ASKS = [(1, 2, "Ks", True), (1, 0, "Kh", False), (2, 1, "Qd", False), (2, 0, "Jd", False)]
+KWARTET_ASKS = [(2, 1, "Qd", False), (0, 2, "Qd", False), (1, 2, "Ks", True), (1, 0, "Kh", False),
+                (2, 0, "Jd", False)]
+KWARTET_DEALER = 1
 
 
 def _style() -> None:
@@ -213,9 +215,9 @@ def _group_label(group: object) -> tuple[str, str]:
 
 
 def kwartet_probabilities() -> Figure:
-    """Where each card is, as seat 0 sees it: after the deal and after four asks."""
+    """Where each card is, as seat 0 sees it: after the deal and after a round of asks."""
     deck = kw.Deck.standard("AKQJ")
-    k = kw.Knowledge(deck, players=3, me=0, hand=KWARTET_HAND)
+    k = kw.Knowledge(deck, players=3, me=0, hand=KWARTET_HAND, dealer=KWARTET_DEALER)
     before = k.probabilities()
     for asker, target, card, hit in KWARTET_ASKS:
         k.ask(asker=asker, target=target, card=card, success=hit)
@@ -223,7 +225,7 @@ def kwartet_probabilities() -> Figure:
     cards = list(deck.cards)
     fig, axes = plt.subplots(1, 2, figsize=(5.6, 6.4), sharey=True)
     cols = ["you\n(0)", "player\n1", "player\n2", "pile"]
-    for ax, probs, title in ((axes[0], before, "after the deal"), (axes[1], after, "after four asks")):
+    for ax, probs, title in ((axes[0], before, "after the deal"), (axes[1], after, "after a round of asks")):
         matrix = probs.T          # rows: cards, columns: locations (seats, then the pile)
         ax.imshow(matrix, cmap="Blues", vmin=0, vmax=1, aspect="auto")
         for r in range(matrix.shape[0]):

@@ -12,7 +12,7 @@ Decks live in :mod:`~quartet_solver.kwartet.decks`, rule options in
 
 >>> from quartet_solver import kwartet as kw
 >>> deck = kw.Deck.standard(ranks="AKQJ")
->>> k = kw.Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+>>> k = kw.Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
 >>> k.ask(asker=1, target=2, card="Ks", success=True)
 >>> k.probability(2, "Kh") + k.probability(1, "Kh") + k.probability(kw.PILE, "Kh")
 1.0

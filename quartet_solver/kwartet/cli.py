@@ -9,7 +9,7 @@
     quartet-solver kwartet play --seed 3 --bots planning,planning,planning,planning --you 0
     quartet-solver kwartet simulate --bots planning,memory,memory,memory --games 20 --time-budget 0.1
     quartet-solver kwartet advise --deck standard:AKQJ --players 3 --hand "Ac Ad Qc Jc Js" \\
-        --events "1 asks 2 for Ks: yes; 1 asks 0 for Kh: no"
+        --dealer 0 --events "1 asks 2 for Ks: yes; 1 asks 0 for Kh: no; 2 asks 1 for Qd: no"
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..checks import check_int
 from ..errors import InvalidStateError
 from ..progress import Progress
 from .bots import Bot, play
@@ -84,6 +85,7 @@ def _make_bots(args: argparse.Namespace, seed_of: Callable[[int], int]) -> list[
     the planner flags given (the others are its defaults, so with none given it plays
     as ``make_bot("planning")`` does).  A planner flag with no planning bot in
     ``--bots`` is an error."""
+    check_int(args.seed, "--seed", low=0)  # before the seeds derived from it
     names = _bots(args.bots)
     options = _planner_options(args)
     if options and not any(n.lower() == "planning" for n in names) and getattr(args, "you", None) is None:
@@ -284,7 +286,8 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     k = Knowledge(deck, args.players, args.seat, args.hand, rules=rules, dealer=args.dealer)
     replay_record(k, _read_record(args))
     options = _planner_options(args)
-    decision = PlanningBot(seed=args.seed, **options).advise(k)
+    bot = PlanningBot(seed=check_int(args.seed, "--seed", low=0), **options)
+    decision = bot.advise(k)
     probs = k.probabilities()
     rows: list[dict[str, Any]] = [
         {"action": "reveal", "target": None, "card": None, "hit_chance": 1.0, "estimate": prior, "value": value,
@@ -299,7 +302,7 @@ def _cmd_advise(args: argparse.Namespace) -> int:
             "events": len(k.events),
             "advice": {"action": best["action"], "target": best["target"], "card": best["card"]},
             "candidates": rows, "chosen": decision.chosen, "rollouts": decision.rollouts,
-            "seconds": decision.seconds,
+            "seconds": decision.seconds, "opponent_models": list(bot.opponent_models),
         }
         if args.probabilities:
             out["knowledge"] = k.to_dict()
@@ -319,7 +322,9 @@ def _cmd_advise(args: argparse.Namespace) -> int:
               f"{r['estimate']:>9.3f} {r['value']:>7.3f} {r['error']:>6.3f}")
     print("hit chance: the exact posterior; estimate: the same, corrected for players asking in the\n"
           "quartets they collect; value: the planner's mean outcome of the ask over its played-out games\n"
-          "(its win share + 0.25 x its quartet share), +- one standard error")
+          f"(its win share + {bot.quartet_weight:g} x its quartet share), +- one standard error")
+    models = ", ".join(f"P{p} {m}" for p, m in enumerate(bot.opponent_models) if m is not None)
+    print(f"the opponents as the planner models them from their asks: {models}")
     if reveal:
         print("a middle card turned up is surely taken (hit chance 1), and the turn passes")
     what = ("turn up a middle card" if best["action"] == "reveal"
@@ -355,7 +360,7 @@ def _add_planner_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--diverse", type=int,
                    help=f"extra candidates: the best ask of further quartets (default {d['diverse']})")
     g.add_argument("--depth", type=int, help=f"own asks planned per decision (default {d['depth']})")
-    g.add_argument("--opponents", choices=OPPONENT_MODELS,
+    g.add_argument("--opponents", type=str.lower, choices=OPPONENT_MODELS,
                    help=f"how the opponents are modelled (default {d['opponents']})")
     g.add_argument("--time-budget", type=float, metavar="SECONDS",
                    help="seconds per decision: rounds of --samples deals until the budget is spent, so the play "
@@ -410,7 +415,9 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
         description="Read a game from one player's seat (the dealt hand and the public events: asks, "
         "answers, lays) and print the ask the planning bot would make there, with each candidate's exact hit "
         "chance and rollout value. The events are written one a line (or separated by ';'): "
-        "'1 asks 2 for Ks: yes', '2 asks 0 for Jd: no', '1 lays K'; seats count from 0.",
+        "'1 asks 2 for Ks: yes', '2 asks 0 for Jd: no', '1 lays K', in memory Kwartet '2 turns up Qh'; seats "
+        "count from 0. The events must follow the turn (the first ask is by the seat left of the dealer; a hit "
+        "keeps the turn, a miss passes it left), and the advice is for --seat, which must be the player to move.",
     )
     ad.add_argument("--deck", default="classic",
                     help="classic (32), nature (40), world (48), standard, standard:AKQJ..., or a .json/.toml file")

@@ -111,8 +111,9 @@ class ConsolePlayer(InferenceBot):
             self._write(f"{mark} {what}, value {value:.3f} +- {err:.3f}")
         t, c = d.candidates[d.chosen]
         what = "turn up a middle card" if (t, c) == REVEAL else f"ask P{t} for {deck.full_name(c)}"
+        deals = d.rollouts // len(d.candidates)
         self._write(f"hint: {what} (value: the planner's mean share of the win "
-                    f"+ 0.25 x its quartet share over {d.rollouts // len(d.candidates)} played-out deals)")
+                    f"+ {self.hinter.quartet_weight:g} x its quartet share over {deals} played-out deals)")
 
     def _parse(self, line: str) -> Action | None:
         """The legal action a typed line names, or ``None`` after saying what is wrong."""

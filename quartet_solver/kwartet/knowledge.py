@@ -29,7 +29,7 @@ Not covered: an opponent's unseen draw in the draw-pile hybrid raises
 :class:`~quartet_solver.errors.InvalidStateError`.
 
 >>> from quartet_solver.kwartet import Deck, PILE
->>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
+>>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
 >>> k.count()   # 11 unknown cards: 5 + 5 for the others, 1 aside; nobody holds all four kings
 2688
 >>> k.probability(1, "Ks"), k.probability(PILE, "Ks")
@@ -55,12 +55,13 @@ from typing import Any, NamedTuple, NoReturn
 import numpy as np
 
 from .. import _core
-from ..checks import as_int, check_seed
+from ..checks import as_int, check_int, check_seed
 from ..deprecation import keyword_options
 from ..errors import IllegalActionError, InvalidStateError, SolverError
 from .decks import CardLike, Deck, QuartetLike
 from .game import Asked, Dealt, Drew, Event, Game, Laid, Revealed
 from .rules import Rules, check_count, check_players
+from .turns import Turns
 
 __all__ = ["Knowledge", "PILE", "LAID", "MAX_SAMPLES"]
 
@@ -137,8 +138,12 @@ class Knowledge:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise InvalidStateError(f"rules must be a kwartet.Rules, got {rules!r}")
+        d = players - 1 if dealer is None else as_int(dealer)
+        if d is None or not 0 <= d < players:
+            raise InvalidStateError(f"dealer must be a seat in 0..{players - 1}, got {dealer!r}")
+        dealer = d
         if hand_sizes is None:
-            sizes, pile_size = rules.deal_sizes(len(deck), players, players - 1 if dealer is None else dealer)
+            sizes, pile_size = rules.deal_sizes(len(deck), players, dealer)
             if pile is not None and check_count(pile, "pile") != pile_size:
                 raise InvalidStateError(
                     f"pile {pile!r} without hand_sizes: the deal of {len(deck)} cards to {players} players "
@@ -170,6 +175,7 @@ class Knowledge:
         self.deck = deck
         self.players = players
         self.me = me
+        self.dealer = dealer
         self._n = len(deck)
         self._nq = deck.n_quartets
         self._pile_loc = players
@@ -195,18 +201,20 @@ class Knowledge:
         self._cache: tuple[int, Any] | None = None
         self.events: list[Event] = []
         self._dealt = (hmask, tuple(sizes), pile_size)  # what the deal showed this player
+        self._turns = Turns(players, dealer, self._variant)
 
     def at_deal(self) -> Knowledge:
         """A fresh knowledge of the same player right after the same deal (no events).
 
         >>> from quartet_solver.kwartet import Deck
-        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
+        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
         >>> k.ask(asker=1, target=2, card="Ks", success=True)
         >>> k.count(), k.at_deal().count()
         (1050, 2688)
         """
         hand, sizes, pile = self._dealt
-        return Knowledge(self.deck, self.players, self.me, hand, rules=self._variant, hand_sizes=sizes, pile=pile)
+        return Knowledge(self.deck, self.players, self.me, hand, rules=self._variant, dealer=self.dealer,
+                         hand_sizes=sizes, pile=pile)
 
     # -- construction from a game / log ---------------------------------------------
 
@@ -236,7 +244,10 @@ class Knowledge:
         if not events or not isinstance(events[0], Dealt):
             raise InvalidStateError("a Kwartet log starts with the Dealt event")
         d = events[0]
-        k = cls(deck, len(d.hand_sizes), me, hand, rules=rules, hand_sizes=d.hand_sizes, pile=d.pile)
+        if isinstance(d.hand_sizes, (str, bytes)) or not isinstance(d.hand_sizes, Iterable):
+            raise InvalidStateError(f"the Dealt event's hand_sizes must be a list of counts, got {d.hand_sizes!r}")
+        k = cls(deck, len(d.hand_sizes), me, hand, rules=rules, dealer=d.dealer, hand_sizes=d.hand_sizes,
+                pile=d.pile)
         for ev in events[1:]:
             k.apply(ev)
         return k
@@ -326,12 +337,13 @@ class Knowledge:
         """Apply an event all or nothing: on an error (illegal, or inconsistent with what
         is known) every change is undone, so the knowledge stays that of the earlier events."""
         saved = (list(self._where), list(self._known), list(self._neg), list(self._pos), list(self._noc),
-                 list(self._pending), self._laid_mask, list(self._sizes), len(self.events), self._version)
+                 list(self._pending), self._laid_mask, list(self._sizes), len(self.events), self._version,
+                 self._turns.copy())
         try:
             yield
         except BaseException:
             (self._where, self._known, self._neg, self._pos, self._noc, self._pending,
-             self._laid_mask, self._sizes, n_events, self._version) = saved
+             self._laid_mask, self._sizes, n_events, self._version, self._turns) = saved
             del self.events[n_events:]
             raise
 
@@ -354,6 +366,8 @@ class Knowledge:
             raise IllegalActionError(f"player {asker} asks player {target} for {name!r}, but player {target} is out")
         if self._where[c] == _LAID:
             raise IllegalActionError(f"card {name!r} is already laid")
+        self._check_not_blocked(f"player {asker} asks for {name!r}")
+        sizes = list(self._sizes)
         with self._atomic():
             self._flush()
             self.events.append(Asked(asker, target, c, bool(success)))
@@ -387,6 +401,67 @@ class Knowledge:
                     self._fail(f"player {target} denied {name!r} but holds it")
                 if w == _UNKNOWN:
                     self._neg[c] |= 1 << target
+            # the turn last, so that an ask wrong in itself says what is wrong with it
+            self._turns.action(asker, "hit" if success else "miss", sizes, self._all_laid())
+
+    def _all_laid(self) -> bool:
+        return self._laid_mask == self.deck.full_mask
+
+    def _blocked(self) -> bool:
+        """Whether the side pile certainly blocks every open quartet (a card of each lies
+        aside on every deal consistent with the events), which ends the game."""
+        pile = self._sizes[self._pile_loc]
+        rules = self._variant if self._variant is not None else Rules()
+        if (self._broken or not pile or rules.set_aside or self._turns.seen_reveal or self._turns.seen_draw
+                or self._all_laid()):
+            return False
+        open_q = [q for q in range(self._nq) if not self._laid_mask >> (4 * q) & 0xF]
+        if len(open_q) > pile:
+            return False  # each blocked quartet needs a card of its own aside
+        saved = list(self._neg)
+        try:
+            for q in open_q:
+                cards = range(4 * q, 4 * q + 4)
+                if any(self._where[c] == self._pile_loc for c in cards):
+                    continue  # blocked on every deal
+                for c in cards:
+                    if self._where[c] == _UNKNOWN:
+                        self._neg[c] |= 1 << self._pile_loc
+                pr = self._problem()
+                free = not pr.locs or _core.kw_posterior(len(pr.locs), pr.caps, self._nq, pr.ucount, pr.neg,
+                                                         *pr.cons)[:2] != (0, 0)
+                self._neg[:] = saved
+                if free:
+                    return False  # some deal leaves this quartet open to play
+            return True
+        finally:
+            self._neg[:] = saved
+
+    def _check_not_blocked(self, what: str) -> None:
+        if self._blocked():
+            raise IllegalActionError(f"{what} after the game is over: a card of every open quartet lies in the "
+                                     f"side pile")
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is by the events so far (``None`` once the game is
+        over by its public record).  Events out of turn raise, as in the game.
+
+        >>> from quartet_solver.kwartet import Deck
+        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
+        >>> k.to_move                       # the dealer is the last seat
+        0
+        >>> k.ask(asker=0, target=1, card="Ah", success=False)
+        >>> k.to_move                       # a miss passes the turn to the left
+        1
+        """
+        return self._turns.to_move(self._sizes, self._all_laid())
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game is over by what this player knows: every quartet laid,
+        nobody left who can act, or a card of every open quartet certainly in the side pile."""
+        return self.to_move is None or self._blocked()
 
     def _known_mask_all(self) -> int:
         m = self._laid_mask
@@ -402,6 +477,7 @@ class Knowledge:
         if self._laid_mask >> (4 * q) & 0xF:
             raise IllegalActionError(f"quartet {qname!r} is already laid")
         with self._atomic():
+            self._turns.laid(p, self._sizes, self._all_laid())
             if (p, q) in self._pending:
                 self._pending.remove((p, q))
             self.events.append(Laid(p, q))
@@ -437,6 +513,7 @@ class Knowledge:
             raise InvalidStateError(f"player {p} draws from the pile, but the rules have no draw pile "
                                     f"({self._variant!r})")
         if p != self.me or card is None:
+            self._turns.drew(p, self._sizes, self._all_laid())
             self._broken = f"player {p} drew an unseen card"
             raise InvalidStateError(
                 f"exact inference does not cover unseen draws (player {p} drew from the pile)"
@@ -448,6 +525,10 @@ class Knowledge:
         """Player ``p`` took card ``c`` from the pile (``event`` is logged; ``verb``
         and ``place`` word the errors: "drawn", "pile")."""
         with self._atomic():
+            if isinstance(event, Revealed):
+                self._turns.action(p, "reveal", self._sizes, self._all_laid())
+            else:
+                self._turns.drew(p, self._sizes, self._all_laid())
             self._flush()
             self.events.append(event)
             self._touch()
@@ -608,7 +689,7 @@ class Knowledge:
         :class:`~quartet_solver.errors.InvalidStateError`.
 
         >>> from quartet_solver.kwartet import Deck
-        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
+        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
         >>> k.ask(asker=1, target=2, card="Ks", success=True)
         >>> deals = k.sample(1000, seed=1)
         >>> deals.shape, deals.dtype.name
@@ -620,9 +701,7 @@ class Knowledge:
         >>> k.sample(0).shape
         (0, 16)
         """
-        count = as_int(n)
-        if count is None or not 0 <= count <= MAX_SAMPLES:
-            raise InvalidStateError(f"n must be an int in 0..{MAX_SAMPLES:,}, got {n!r}")
+        count = check_int(n, "n", low=0, high=MAX_SAMPLES)
         seed = check_seed(seed)
         base = np.array([_LAID if w == _LAID else (PILE if w == self._pile_loc else w) for w in self._where],
                         dtype=np.int8)

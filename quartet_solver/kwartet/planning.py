@@ -64,13 +64,13 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..checks import as_int, check_choice
+from ..checks import as_int, check_choice, check_int, check_seconds
 from ..deprecation import keyword_options
-from ..errors import InvalidStateError
+from ..errors import ArgumentError, InvalidStateError
 from .bots import REVEAL_BELOW, Action, InferenceBot, View
 from .decks import Deck
 from .game import Asked, Dealt, Event, Laid, Revealed, askable_mask
-from .knowledge import PILE, Knowledge
+from .knowledge import MAX_SAMPLES, PILE, Knowledge
 from .rules import Rules, check_count
 
 __all__ = ["PlanningBot", "Decision", "OPPONENT_MODELS", "REVEAL"]
@@ -99,7 +99,9 @@ class Decision:
     (in memory Kwartet :data:`REVEAL`, ``(-1, -1)``, for turning up a middle card),
     their prior hit chances (the :class:`~.bots.InferenceBot` estimate; 1 for a card
     turned up, which the player surely gets), their mean
-    rollout values, the rollouts run, the seconds taken, the chosen index, and the
+    rollout values, the rollouts run from the position (deals x candidates; the
+    follow-up rollouts of ``depth`` >= 2 count in :attr:`PlanningBot.rollouts` only),
+    the seconds taken, the chosen index, and the
     standard error of each mean value over the deals it was rolled out on.  The
     candidates are rolled out on the same deals with the same random streams, so the
     choice, which compares them deal by deal (:meth:`PlanningBot._select`), tells
@@ -232,13 +234,6 @@ def _after_hit(deals: np.ndarray, me: int, t: int, c: int, record: _Record,
     return d2, _Record(holder, notat, hasq, quartets, last, lay_count, free)
 
 
-def _check_positive(value: object, what: str) -> int:
-    n = as_int(value)
-    if n is None or n < 1:
-        raise InvalidStateError(f"{what} must be an int >= 1, got {value!r}")
-    return n
-
-
 class _PositionView(View):
     """A seat's view of a real game, built from that player's :class:`~.knowledge.Knowledge`
     (the other hands unknown), with the player to move: what :meth:`PlanningBot.advise` plays from."""
@@ -264,11 +259,17 @@ class _PositionView(View):
                     f"player {me} holds all of quartet {k.deck.quartets[q].name!r}: lay it down first (Knowledge.lay)")
         if k.laid_mask == k.deck.full_mask:
             raise InvalidStateError("the game is over: every quartet is laid")
+        if k.is_over:
+            raise InvalidStateError("the game is over: nobody can ask, or a card of every open quartet "
+                                    "lies in the side pile")
         middle = bool(rules.memory) and k.pile_size > 0
         if not hand and not middle:
             raise InvalidStateError(f"player {me} has no cards, so has no ask")
         if not middle and not any(n for p, n in enumerate(k.hand_sizes) if p != me):
             raise InvalidStateError(f"no opponent of player {me} holds cards, so player {me} has no ask")
+        if k.to_move != me:
+            raise InvalidStateError(f"it is player {k.to_move}'s turn, not player {me}'s: the planner advises "
+                                    f"the player to move")
         self._knowledge = k
         self._rules = rules
         # the log as a game keeps it: the deal (its dealer unknown here, and read by no bot) first
@@ -427,21 +428,17 @@ class PlanningBot(InferenceBot):
                  time_budget: float | None = None, quartet_weight: float = 0.25,
                  opponents: str = "auto", depth: int = 1, followups: int = 3, diverse: int = 3) -> None:
         super().__init__(seed=seed)
-        self.samples = _check_positive(samples, "samples")
-        self.candidates = _check_positive(candidates, "candidates")
-        if time_budget is not None:
-            if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not (
-                    0 < float(time_budget) < float("inf")):
-                raise InvalidStateError(f"time_budget must be a positive number of seconds or None, got {time_budget!r}")
-            time_budget = float(time_budget)
-        self.time_budget = time_budget
-        if isinstance(quartet_weight, bool) or not isinstance(quartet_weight, (int, float)) or not (
+        # a decision draws up to oversample x samples deals in one call of Knowledge.sample
+        self.samples = check_int(samples, "samples", low=1, high=MAX_SAMPLES // self.oversample)
+        self.candidates = check_int(candidates, "candidates", low=1)
+        self.time_budget = check_seconds(time_budget, "time_budget")
+        if isinstance(quartet_weight, bool) or not isinstance(quartet_weight, (int, float, np.integer, np.floating)) or not (
                 0 <= float(quartet_weight) < float("inf")):
-            raise InvalidStateError(f"quartet_weight must be a number >= 0, got {quartet_weight!r}")
+            raise ArgumentError(f"quartet_weight must be a number >= 0, got {quartet_weight!r}")
         self.quartet_weight = float(quartet_weight)
         self.opponents = check_choice(opponents, "opponents", OPPONENT_MODELS)
-        self.depth = _check_positive(depth, "depth")
-        self.followups = _check_positive(followups, "followups")
+        self.depth = check_int(depth, "depth", low=1)
+        self.followups = check_int(followups, "followups", low=1)
         self.diverse = check_count(diverse, "diverse")
         self.decisions = 0
         self.rollouts = 0
@@ -828,20 +825,21 @@ class PlanningBot(InferenceBot):
         quartets / the deck's quartets.
 
         Raises :class:`~quartet_solver.errors.InvalidStateError` for a position the
-        planner cannot take: the observer has no action (no cards or nobody to ask,
-        and no middle card to turn up), the game is over, a complete quartet is still
+        planner cannot take: it is not the observer's turn, the observer has no action
+        (no cards or nobody to ask, and no middle card to turn up), the game is over (by
+        what the observer can know), a complete quartet is still
         in the observer's hand, the rules have a draw pile, or exact inference is
         unavailable.
 
         >>> from quartet_solver.kwartet import Deck, Knowledge
-        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js")
-        >>> k.ask(asker=1, target=2, card="Ks", success=True)
-        >>> k.ask(asker=1, target=0, card="Kh", success=False)
+        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=1)
+        >>> k.ask(asker=2, target=1, card="Ks", success=True)   # player 2 moves first
+        >>> k.ask(asker=2, target=1, card="Kh", success=False)  # a miss: player 0's turn
         >>> d = PlanningBot(seed=1, samples=200).advise(k)
         >>> [(target, k.deck.full_name(card)) for target, card in d.candidates]
-        [(1, 'J: Jd'), (1, 'J: Jh'), (1, 'A: Ah'), (1, 'A: As'), (1, 'Q: Qd')]
+        [(2, 'J: Jd'), (2, 'J: Jh'), (2, 'A: Ah'), (2, 'A: As'), (2, 'Q: Qd')]
         >>> d.chosen, round(d.values[d.chosen], 3)
-        (3, 0.191)
+        (4, 0.309)
         """
         view = _PositionView(knowledge)
         self.rng = _random.Random(self.seed)

@@ -18,7 +18,7 @@ naming the line of an event that is illegal or contradicts what came before.
 >>> deck = Deck.standard("AKQJ")
 >>> parse_events(deck, "1 asks 2 for Ks: yes; 1 lays K")
 [Asked(asker=1, target=2, card=11, hit=True), Laid(player=1, quartet=2)]
->>> k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+>>> k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
 >>> replay_record(k, "1 asks 2 for Ks: yes\\n1 asks 0 for Kh: no")
 >>> len(k.events), k.hand_sizes
 (2, (5, 6, 4))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..checks import as_int
+from ..checks import as_int, check_int
 from ..errors import InvalidStateError
 
 __all__ = ["Rules", "MIN_PLAYERS", "MAX_PLAYERS"]
@@ -147,9 +147,6 @@ def check_count(value: object, what: str) -> int:
     >>> check_count(2.5, "pile")
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.InvalidStateError: pile must be an int >= 0, got 2.5
+    quartet_solver.errors.ArgumentError: pile must be an int >= 0, got 2.5
     """
-    n = as_int(value)
-    if n is None or n < 0:
-        raise InvalidStateError(f"{what} must be an int >= 0, got {value!r}")
-    return n
+    return check_int(value, what, low=0)

@@ -26,7 +26,7 @@ from typing import Any, Union
 import numpy as np
 
 from .. import _core
-from ..checks import as_int
+from ..checks import check_int
 from ..deprecation import keyword_options
 from ..errors import InvalidStateError
 from .bots import Bot, InferenceBot, MemoryBot, NoviceBot, check_bots, play
@@ -207,12 +207,8 @@ def simulate(
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise InvalidStateError(f"bots must be a list of bots, one per seat, got {bots!r}")
     players = check_players(len(bots))
-    n_games, n_seed = as_int(games), as_int(seed)
-    if n_games is None or n_games < 1:
-        raise InvalidStateError(f"games must be a positive int, got {games!r}")
-    if n_seed is None or n_seed < 0:
-        raise InvalidStateError(f"seed must be an int >= 0, got {seed!r}")
-    games, seed = n_games, n_seed
+    games = check_int(games, "games", low=1)
+    seed = check_int(seed, "seed", low=0)
     max_asks = check_count(max_asks, "max_asks")
     deck = Deck.themed() if deck is None else deck
     if not isinstance(deck, Deck):

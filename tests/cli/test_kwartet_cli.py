@@ -117,13 +117,13 @@ def test_advise_reads_a_written_game_and_gives_the_planner_choice(tmp_path):
     record = tmp_path / "game.txt"
     record.write_text(events.replace("; ", "\n"), encoding="utf-8")
     base = ["kwartet", "advise", "--deck", "standard:AKQJ", "--players", "3", "--hand", "Ac Ad Qc Jc Js",
-            "--samples", "200", "--seed", "5"]
+            "--dealer", "0", "--samples", "200", "--seed", "5"]
     code, out, err = run([*base, "--events", events, "--json", "--probabilities"])
     assert code == 0, err
     data = json.loads(out)
     # the same decision as the library's, on the same position and seed
     deck = kw.Deck.standard("AKQJ")
-    k = kw.Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js")
+    k = kw.Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
     kw.replay_record(k, events)
     d = kw.PlanningBot(seed=5, samples=200).advise(k)
     assert [(r["target"], r["card"]) for r in data["candidates"]] == [(t, deck.full_name(c)) for t, c in d.candidates]
@@ -276,3 +276,21 @@ def test_play_with_you_hint_quit_and_errors():
                         (["--you", "0", "--json"], "quit\n")):
         code, out, err = run([*base, *args], stdin=stdin)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
+
+
+def test_a_bad_seed_is_reported_as_given():
+    for args in (["simulate", "--games", "2", "--seed", "-1"], ["play", "--seed", "-1"],
+                 ["advise", "--deck", "standard:AKQJ", "--players", "3", "--hand", "Ac Ad Qc Jc Js", "--seed", "-1"]):
+        code, out, err = run(["kwartet", *args])
+        assert code == 2 and "--seed must be an int >= 0, got -1" in err, (args, err)
+
+
+def test_advise_refuses_a_seat_not_to_move_and_names_the_models():
+    base = ["kwartet", "advise", "--deck", "standard:AKQJ", "--players", "3", "--hand", "Ac Ad Qc Jc Js",
+            "--samples", "50", "--dealer", "0"]
+    code, out, err = run([*base, "--events", "1 asks 2 for Ks: yes"])
+    assert code == 2 and "it is player 1's turn, not player 0's" in err
+    code, out, err = run([*base, "--events", "1 asks 2 for Ks: yes; 1 asks 0 for Kh: no; 2 asks 1 for Qd: no",
+                          "--opponents", "MEMORY", "--json"])
+    assert code == 0, err
+    assert json.loads(out)["opponent_models"] == [None, "memory", "memory"]
