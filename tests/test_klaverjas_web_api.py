@@ -666,7 +666,7 @@ def test_serve_needs_the_web_extra(monkeypatch, capsys):
 
     monkeypatch.setitem(sys.modules, "fastapi", None)
     assert main(["klaverjas", "serve", "--port", "0"]) == 2
-    assert 'pip install "quartet-solver[web]"' in capsys.readouterr().err
+    assert 'pip install ".[web]"' in capsys.readouterr().err
 
 
 def test_serve_refuses_memory_with_workers(capsys):

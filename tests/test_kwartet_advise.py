@@ -40,7 +40,7 @@ def _written(deck: Deck, events: list[kw.Event], rng: random.Random) -> str:
     """The events as a person writes them, in varied but valid wordings."""
     lines = []
     for e in events:
-        seat = (lambda p: f"P{p}") if rng.random() < 0.5 else str
+        seat = rng.choice([lambda p: f"P{p}", str, lambda p: f"P{p}(memory)"])  # the last as kwartet play
         if isinstance(e, Asked):
             card = rng.choice([deck.full_name(e.card), deck.names(1 << e.card)[0]])
             answer = rng.choice(["yes", "hit", "Yes"] if e.hit else ["no", "miss", "NO"])

@@ -120,7 +120,7 @@ def _answer_target(state: PlayState, args: argparse.Namespace) -> int:
                           "seconds": seconds}, ensure_ascii=False))
         return 0
     verdict = "reaches" if answer else "does not reach"
-    print(f"the playing team {verdict} a net score of {args.target:+d} "
+    print(f"the playing team {verdict} a net score of at least {args.target:+d} "
           f"under optimal play ({seconds * 1000:.1f} ms)")
     return 0
 
@@ -303,7 +303,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn  # noqa: F401
     except ImportError as exc:
         raise InvalidStateError(f"'klaverjas serve' needs FastAPI and uvicorn ({exc.name} is missing): "
-                                f'pip install "quartet-solver[web]"') from None
+                                f'pip install ".[web]" in the project folder') from None
     from .web.app import serve
     from .web.storage import default_db_path
 
@@ -430,7 +430,7 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
         description="Run the browser Klaverjas game: you (South) and a computer partner against two "
         "computer opponents; Daily games (everybody the same deals, with rankings) and New games. "
         "The JSON API is described in docs/klaverjas_web_api.md. Needs the web extra: "
-        'pip install "quartet-solver[web]".',
+        'pip install ".[web]" in the project folder.',
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")

@@ -111,6 +111,14 @@ class Knowledge:
     With ``rules`` given (as :meth:`from_game` does), the variant's own events
     are refused in other games: a reveal without memory cards, a draw without a
     draw pile.  Without them the variant is unknown and both are accepted.
+
+    The events must follow the turn (:attr:`to_move`): the seat left of ``dealer``
+    (default: the last seat) starts, a hit keeps the turn, a miss or a card turned
+    up passes it to the left, players who cannot act are skipped.  An ask or a
+    reveal out of turn raises :class:`~quartet_solver.errors.IllegalActionError`;
+    so does an ask once a card of every open quartet certainly lies aside, which
+    ends the game.  The bonus-turn rule's free misses count only with ``rules``
+    given.
     """
 
     def __init__(

@@ -4,6 +4,7 @@
 
     1 asks 2 for Ks: yes      # an ask and its answer (yes/no, hit/miss)
     P1 asks P0 Kh no          # seats by number, with or without a P
+    P1(memory) asks P2(novice) for K: Kh: yes   # the lines of ``kwartet play``
     2 asks 0 for Composers: Bach, no
     1 lays K                  # a quartet laid down (name, rank text, or index)
     2 turns up Qh             # memory Kwartet: a middle card turned up and taken
@@ -18,6 +19,8 @@ naming the line of an event that is illegal or contradicts what came before.
 >>> deck = Deck.standard("AKQJ")
 >>> parse_events(deck, "1 asks 2 for Ks: yes; 1 lays K")
 [Asked(asker=1, target=2, card=11, hit=True), Laid(player=1, quartet=2)]
+>>> parse_events(deck, "P1(memory) asks P2(novice) for K: Ks: yes")
+[Asked(asker=1, target=2, card=11, hit=True)]
 >>> k = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
 >>> replay_record(k, "1 asks 2 for Ks: yes\\n1 asks 0 for Kh: no")
 >>> len(k.events), k.hand_sizes
@@ -35,7 +38,7 @@ from .knowledge import Knowledge
 
 __all__ = ["parse_events", "replay_record"]
 
-_SEAT = r"[Pp]?(\d{1,3})"
+_SEAT = r"[Pp]?(\d{1,3})(?:\([^()]*\))?"  # "P2(novice)", as kwartet play prints a seat
 _ASK = re.compile(rf"^{_SEAT}\s+asks\s+{_SEAT}\s+(?:for\s+)?(.+?)(?:\s*[:,]\s*|\s+)(yes|no|hit|miss)$", re.I)
 _LAY = re.compile(rf"^{_SEAT}\s+lays\s+(?:down\s+)?(.+?)$", re.I)
 _REVEAL = re.compile(rf"^{_SEAT}\s+(?:turns\s+up|reveals)\s+(.+?)$", re.I)

@@ -4,7 +4,7 @@
   (deals, the computer players, the log of actions, replays, idempotent moves);
 - :mod:`~quartet_solver.klaverjas.web.storage`: every database access (SQLite);
 - :mod:`~quartet_solver.klaverjas.web.app`: the FastAPI app and ``serve``
-  (needs the ``web`` extra: ``pip install "quartet-solver[web]"``);
+  (needs the ``web`` extra: ``pip install ".[web]"`` in the project folder);
 - ``static/``: the page.
 
 The JSON API is described in ``docs/klaverjas_web_api.md``.  Importing this
