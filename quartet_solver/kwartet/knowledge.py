@@ -419,13 +419,12 @@ class Knowledge:
         """Whether the side pile certainly blocks every open quartet (a card of each lies
         aside on every deal consistent with the events), which ends the game."""
         pile = self._sizes[self._pile_loc]
-        rules = self._variant if self._variant is not None else Rules()
-        if (self._broken or not pile or rules.set_aside or self._turns.seen_reveal or self._turns.seen_draw
-                or self._all_laid()):
+        n_open = self._nq - self._laid_mask.bit_count() // 4
+        # each blocked quartet needs a card of its own aside; the middle and the draw pile block nothing
+        if not 0 < n_open <= pile or self._broken or self._turns.seen_reveal or self._turns.seen_draw or (
+                self._variant is not None and self._variant.set_aside):
             return False
         open_q = [q for q in range(self._nq) if not self._laid_mask >> (4 * q) & 0xF]
-        if len(open_q) > pile:
-            return False  # each blocked quartet needs a card of its own aside
         saved = list(self._neg)
         try:
             for q in open_q:

@@ -29,7 +29,7 @@ quartet_solver.errors.IllegalActionError: player 2 acts out of turn: it is playe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..errors import IllegalActionError
 from .rules import Rules
@@ -45,7 +45,7 @@ _DRAW_WAIT = "draw"     # the player to move, out of cards, draws first (draw-pi
 _DRAWN = "drawn"        # ... and did: skipped if the draw completed a quartet and left no card
 
 
-@dataclass
+@dataclass(slots=True)
 class Turns:
     """The turn of a game followed from its public events (see the module docstring).
 
@@ -70,7 +70,8 @@ class Turns:
             self.turn = (self.dealer + 1) % self.players
 
     def copy(self) -> Turns:
-        return replace(self)
+        return Turns(self.players, self.dealer, self.rules, self.turn, self.pending, self.free, self.asks,
+                     self.over, self.seen_reveal, self.seen_draw)
 
     # -- the rules in play ---------------------------------------------------------
 
