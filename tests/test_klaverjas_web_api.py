@@ -535,6 +535,18 @@ def test_no_request_can_post_a_score(client, daily_game):
     assert client.get(f"/api/games/{gid}").json() == before
 
 
+def test_a_method_an_endpoint_does_not_take_is_a_405(client, daily_game):
+    gid = daily_game["id"]
+    for method, path, allow in [("PUT", f"/api/games/{gid}", "GET"), ("DELETE", f"/api/games/{gid}", "GET"),
+                                ("GET", f"/api/games/{gid}/bid", "POST"), ("GET", "/api/games", "POST"),
+                                ("DELETE", "/api/rankings", "GET")]:
+        r = client.request(method, path)
+        assert r.status_code == 405 and r.headers["allow"] == allow, (method, path, r.text)
+        assert r.json()["error"]["type"] == "method_not_allowed"
+    r = client.request("POST", f"/api/games/{gid}/score")
+    assert r.status_code == 404 and r.json()["error"]["type"] == "not_found"
+
+
 # -- bad input ------------------------------------------------------------------------------------------
 
 def _error(r: httpx.Response, status: int, kind: str | None = None) -> None:

@@ -37,6 +37,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
+PHONE_SIDEWAYS = {"width": 844, "height": 390}
 TIMEOUT_MS = 90_000       # a request can wait for the computer players and the hand's review
 
 try:
@@ -482,6 +483,25 @@ def test_the_page_explains_refusals_as_the_rules_do(open_page):
     assert {c["rules"] for c in cases} == {"amsterdam", "rotterdam"}
 
 
+def test_a_phone_held_sideways_shows_the_cards_without_scrolling(open_page, shots):
+    p = open_page(viewport=PHONE_SIDEWAYS)
+    page = p.page
+    p.no_horizontal_scroll()
+    for _ in range(40):
+        st = p.shown()
+        if st["phase"] == "playing" and st["hand"]:
+            bottoms = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.getBoundingClientRect().bottom)")
+            assert max(bottoms) <= PHONE_SIDEWAYS["height"], "South's cards are below the fold"
+            page.screenshot(path=str(shots / "phone_sideways.png"))
+            return
+        if st["phase"] not in ("bidding", "playing"):
+            page.click("#btn-new")
+            p.confirm_if_asked()
+            continue
+        p.step()
+    pytest.fail("no card play reached")
+
+
 def test_phone_layout_and_screenshots(open_page, shots):
     p = open_page(viewport=PHONE)
     page = p.page
@@ -610,6 +630,14 @@ def test_daily_game_to_the_end_and_the_rankings(open_page, server, shots):
     totals = st["scores"]["totals"]
     assert f"N/S {totals['NS']} \u2013 E/W {totals['EW']}" in page.text_content("#review-result")
     assert page.locator("#sheet-body tr[data-hand]").count() == 16
+    assert f"The game is over: N/S {totals['NS']}, E/W {totals['EW']} in all" in page.text_content("#status")
+    # the newest hand and the totals are in view in the sheet's scroll box
+    in_view = page.evaluate("""() => {
+        const box = document.querySelector('.sheet-wrap').getBoundingClientRect();
+        const inside = el => { const r = el.getBoundingClientRect(); return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; };
+        return [inside(document.querySelector('#sheet-body tr[data-hand="16"]')), inside(document.querySelector('#total-NS'))];
+    }""")
+    assert in_view == [True, True]
     assert not page.is_visible("#btn-next")
     page.screenshot(path=str(shots / "desktop_game_over.png"))
 

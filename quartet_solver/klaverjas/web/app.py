@@ -58,6 +58,9 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The page's files."""
 
 _STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+# the API's endpoints (below /api/) and the one method each takes: another method gets a 405
+_API_PATHS = ((re.compile(r"games"), "POST"), (re.compile(r"games/[^/]+"), "GET"),
+              (re.compile(r"games/[^/]+/(?:bid|play|next)"), "POST"), (re.compile(r"rankings"), "GET"))
 _NO_STORE = {"Cache-Control": "no-store"}
 
 PLACEHOLDER = """<!doctype html>
@@ -192,7 +195,13 @@ def create_app(db_path: str | os.PathLike[str] | None = None, *, static_dir: str
         return _json(await run_in_threadpool(service.rankings, q.get("date"), q.get("rules")))
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
-    async def no_api(rest: str) -> Response:
+    async def no_api(request: Request, rest: str) -> Response:
+        for pattern, method in _API_PATHS:
+            if pattern.fullmatch(rest):   # an endpoint, asked with a method it does not take
+                response = _error(405, "method_not_allowed",
+                                  f"/api/{rest} takes {method}, not {request.method}")
+                response.headers["Allow"] = method
+                return response
         return _error(404, "not_found", f"no API endpoint /api/{rest}")
 
     # -- the page ------------------------------------------------------------------------

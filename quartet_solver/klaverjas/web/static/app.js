@@ -46,6 +46,7 @@
   var game = null;          // the last state from the server
   var busy = false;         // a request or a replay is under way
   var showLast = false;     // the "last trick" view
+  var sheetRows = -1;       // rows on the score sheet when it was last drawn
   var reviewHidden = false; // the review panel was put aside to look at the table
   var trickMsg = "";        // what the last finished trick did
   var pendingConfirm = null;
@@ -249,7 +250,9 @@
     try {
       state = await api(method, path, body);
     } catch (err) {
-      showMessage(err.message || String(err));
+      showMessage(err.type === "stale_seq"
+        ? "The game moved on in another tab or window; the table now shows where it stands."
+        : err.message || String(err));
       if (game && opts && opts.resync) {
         try { state = await api("GET", "/api/games/" + encodeURIComponent(game.id)); } catch (e2) { state = null; }
       }
@@ -547,8 +550,14 @@
     } else if (d.phase === "hand_over" || d.phase === "game_over") {
       var rows = game.scores && game.scores.hands || [];
       var row = rows[rows.length - 1];
-      text = (d.phase === "hand_over" ? "The hand is over" : "The game is over") +
-        (row ? ": N/S " + row.scores.NS + ", E/W " + row.scores.EW + (row.nat ? " (nat)" : "") + "." : ".");
+      var last = row ? "N/S " + row.scores.NS + ", E/W " + row.scores.EW + (row.nat ? " (nat)" : "") : "";
+      if (d.phase === "hand_over") {
+        text = "The hand is over" + (last ? ": " + last + "." : ".");
+      } else {
+        var final = game.scores ? game.scores.totals : { NS: 0, EW: 0 };
+        text = "The game is over: N/S " + final.NS + ", E/W " + final.EW + " in all" +
+          (last ? " (the last hand " + last + ")." : ".");
+      }
     }
     if (trickMsg && d.interactive && d.phase === "playing") text = trickMsg + " " + text;
     s.textContent = text || "";
@@ -611,6 +620,11 @@
     var totals = game && game.scores ? game.scores.totals : { NS: 0, EW: 0 };
     $("total-NS").textContent = String(totals.NS);
     $("total-EW").textContent = String(totals.EW);
+    if (rows.length !== sheetRows) {  // a new hand on the sheet: show the newest row
+      sheetRows = rows.length;
+      var wrap = $("sheet").parentNode;
+      wrap.scrollTop = wrap.scrollHeight;
+    }
   }
 
   function drawReview() {
