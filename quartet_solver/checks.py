@@ -28,7 +28,10 @@ from typing import Any
 from .errors import ArgumentError
 
 __all__ = ["as_int", "check_int", "check_optional_int", "check_seed", "check_seconds", "check_choice", "check_processes",
-           "check_client", "check_progress"]
+           "check_client", "check_progress", "check_plot_path"]
+
+# the file formats matplotlib writes without extra packages
+PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "jpg", "jpeg", "eps", "ps", "tif", "tiff", "webp", "pgf")
 
 
 def as_int(value: object) -> int | None:
@@ -182,3 +185,27 @@ def check_progress(progress: object) -> None:
     """``progress`` checked: ``None`` or a callable ``progress(done, total)``."""
     if progress is not None and not callable(progress):
         raise ArgumentError(f"progress must be a callable progress(done, total) or None, got {progress!r}")
+
+
+def check_plot_path(path: object, what: str = "--plot") -> str:
+    """A plot's file name, checked before the work it shows: a name whose
+    extension is a format matplotlib writes, in a folder that exists.
+
+    >>> check_plot_path("habits.png")
+    'habits.png'
+    >>> check_plot_path("habits.xyz")
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.ArgumentError: --plot must end in a format matplotlib writes (.png, .pdf, .svg, ...), got 'habits.xyz'
+    """
+    import os
+
+    if not isinstance(path, str) or not path.strip():
+        raise ArgumentError(f"{what} needs a file name, got {path!r}")
+    suffix = os.path.splitext(path)[1].lower().lstrip(".")
+    if suffix not in PLOT_FORMATS:
+        raise ArgumentError(f"{what} must end in a format matplotlib writes (.png, .pdf, .svg, ...), got {path!r}")
+    folder = os.path.dirname(os.path.abspath(os.path.expanduser(path)))
+    if not os.path.isdir(folder):
+        raise ArgumentError(f"{what}: no folder {folder!r} to write {os.path.basename(path)!r} in")
+    return path

@@ -6,8 +6,9 @@ One subcommand group per game plus a ``cards`` utility group::
     quartet-solver quintet eval "Ah Kh Qh Jh Th"
     quartet-solver quintet solve --seed 1 --json
 
-Conventions: every command takes ``--json`` and then prints exactly one JSON
-document on standard output; bad input exits with status 2 and a one-line
+Conventions: every command that prints a result takes ``--json`` and then
+prints exactly one JSON document on standard output (``klaverjas serve``, which
+runs a server, does not); bad input exits with status 2 and a one-line
 message on standard error (no traceback); long work reports progress on
 standard error unless ``--quiet``.
 """
@@ -71,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Solve and analyse Quintet, Klaverjas and Kwartet.",
         epilog="Run '%(prog)s GROUP --help' for the commands of a group. "
-        "Every command accepts --json.",
+        "Every command that prints a result accepts --json.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     groups = parser.add_subparsers(dest="group", metavar="GROUP", parser_class=_Parser)
@@ -143,8 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(handler(args) or 0)
     except UsageError as exc:
         print(exc, file=sys.stderr)
-        # the arguments did not parse: --json anywhere among them asks for JSON
-        if "--json" in (sys.argv[1:] if argv is None else argv):
+        # the arguments did not parse: --json anywhere among them (or a prefix of it,
+        # which argparse takes for it) asks for JSON
+        given = sys.argv[1:] if argv is None else argv
+        if any(len(a) >= 3 and "--json".startswith(a) for a in given):
             _json_error("UsageError", str(exc).partition(": error: ")[2] or str(exc))
         return 2
     except QuartetError as exc:
@@ -154,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
+        if getattr(args, "json", False):
+            _json_error("KeyboardInterrupt", "interrupted")
         return 130
     except BrokenPipeError:
         return 0

@@ -431,3 +431,26 @@ def test_benchmark_script_bid_only():
     assert out.returncode == 0, out.stderr
     assert "full-deal solves" not in out.stdout
     assert "analyse_bid: 6 samples x 4 trumps" in out.stdout and "fastest of 2 runs" in out.stdout
+
+
+def test_bid_analysis_arguments_are_checked_before_the_work():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from quartet_solver.errors import ArgumentError
+    from quartet_solver import klaverjas as kj
+
+    hand = "Jc Ac Tc 9s As Ks 7h 8d"
+    with pytest.raises(ArgumentError, match="executor must be"):
+        kj.analyse_bid(hand, samples=2, seed=1, executor=5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="progress must be"):
+        kj.analyse_bid(hand, samples=2, seed=1, processes=1, progress=5)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="progress must be"):
+        kj.play_match([kj.RuleBot()] * 4, seed=1, hands=2, progress=5)  # type: ignore[arg-type]
+    with ThreadPoolExecutor(2) as ex:   # client= is executor=, as the other batch functions name it
+        a = kj.analyse_bid(hand, samples=4, seed=1, client=ex)
+        b = kj.analyse_bid(hand, samples=4, seed=1, executor=ex)
+        with pytest.raises(ArgumentError, match="not both"):
+            kj.analyse_bid(hand, samples=4, seed=1, client=ex, executor=ex)
+    assert a.to_dict()["stats"] == b.to_dict()["stats"]
+    # one sample gives no interval: always too close to call
+    assert kj.analyse_bid(hand, seat="S", dealer="E", samples=1, seed=1, processes=1).close_call

@@ -391,7 +391,7 @@ def test_pbn_errors_name_the_line():
         (_at_line(lines, play + 2, lines[play + 2].replace(lines[play + 2].split()[0], "XX")),
          NotationError, f"line {play + 3}: trick 3: unknown card 'XX'"),
         (_at_line(lines, play + 1, lines[play + 1].replace(lines[play + 1].split()[0], "S2")),
-         IllegalActionError, f"line {play + 2}: trick 2: .*not in the hand"),
+         InvalidStateError, f"line {play + 2}: trick 2: .*not in the 32-card Klaverjas deck"),
     ]
     for bad, error, pattern in cases:
         with pytest.raises(error) as info:
@@ -578,7 +578,7 @@ def test_hand_record_from_dict_refuses_forgeries():
         (["tricks", 0, "cards"], list(reversed(t0["cards"])), IllegalActionError, "trick 1, card 1"),
         (["tricks", 0, "cards"], t0["cards"][:3], (IllegalActionError, InvalidStateError), "hand 9"),
         (["tricks", 7], _DELETE, InvalidStateError, "8 tricks"),
-        (["tricks", 1, "cards", 0], "2c", IllegalActionError, "trick 2, card 1 .*not in the hand"),
+        (["tricks", 1, "cards", 0], "2c", InvalidStateError, "trick 2, card 1 .*not in the 32-card Klaverjas deck"),
         (["tricks", 1, "cards", 0], "Xx", NotationError, "trick 2, card 1"),
         (["tricks", 1, "cards", 0], 7, NotationError, "trick 2, card 1"),
         (["trump"], "s" if record.state.trump.char != "s" else "h", InvalidStateError, "trump is"),
@@ -750,3 +750,18 @@ def test_rules_from_dict():
 def test_cardset_in_read_deal_is_exact():
     d = read_pbn_deals('[Deal "S:...AKQJ10987 akqj10987... .AKQJT987.. ..AKQJT987."]')[0]
     assert d.hand("W") == CardSet("As Ks Qs Js Ts 9s 8s 7s")
+
+
+def test_match_result_from_dict_refuses_games_that_cannot_happen():
+    from quartet_solver.klaverjas.bots import RuleBot
+    from quartet_solver.klaverjas.match import MatchResult, play_match
+
+    data = play_match([RuleBot()] * 4, seed=1, hands=3).to_dict()
+    assert MatchResult.from_dict(data).to_dict() == data
+    one = data["hands"][0]
+    for hands, message in [([], "1..16 hands"), ([one] * 17, "1..16 hands"),
+                           ([one, one], "hand 2 must be numbered 2 and dealt by"),
+                           ([data["hands"][1]], "hand 1 must be numbered 1")]:
+        bad = {"rules": data["rules"], "hands": hands}
+        with pytest.raises(InvalidStateError, match=message):
+            MatchResult.from_dict(bad)

@@ -837,3 +837,12 @@ def test_deal_of_no_hands(hands):
         Deal(hands)  # type: ignore[arg-type]
     d = Deal.random(seed=2)
     assert Deal(list(d.hands)) == Deal(iter(d.hands)) == d  # type: ignore[arg-type]
+
+
+def test_cards_outside_the_32_card_deck_are_refused():
+    from quartet_solver.klaverjas import rules as r
+    for call in (lambda: r.card_points("2c", "h"), lambda: r.trick_winner("2c 3c", "h"),
+                 lambda: r.card_power("2c", "h", "c"), lambda: r.legal_cards("2h Ah", "3h", "h"),
+                 lambda: r.illegal_reason("2h", "2h Ah", "7c", "h"), lambda: r.trick_roem("2c 3c 4c", "h")):
+        with pytest.raises(InvalidStateError, match="not in the 32-card Klaverjas deck"):
+            call()

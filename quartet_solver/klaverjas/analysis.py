@@ -21,7 +21,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from ..cards import CardSet, CardsLike, Decks, Suit, piquet_bit, piquet_mask
-from ..checks import as_int, check_seed
+from ..checks import as_int, check_progress, check_seed
 from ..chunks import chunk_size, map_chunks, worker_count
 from ..deprecation import keyword_options
 from ..errors import ArgumentError
@@ -260,9 +260,10 @@ class BidAnalysis:
 
     @property
     def close_call(self) -> bool:
-        """The margin lies inside its 95% confidence interval: the samples do
-        not tell the recommended action from the runner-up."""
-        return self.margin <= self.margin_ci95
+        """The margin lies inside its 95% confidence interval, or there is one
+        sample only (no interval at all): the samples do not tell the
+        recommended action from the runner-up."""
+        return self.stats[0].samples < 2 or self.margin <= self.margin_ci95
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
@@ -423,6 +424,7 @@ def analyse_bid(
     executor: Executor | None = None,
     processes: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    client: Executor | None = None,
 ) -> BidAnalysis:
     """The value of naming each trump with ``hand`` at ``seat``.
 
@@ -444,7 +446,8 @@ def analyse_bid(
 
     Work goes to ``executor`` if given, any executor with ``submit(fn, *args)
     -> future`` (``concurrent.futures``, a dask.distributed ``Client``), with
-    ``processes`` as its number of workers (default: its ``_max_workers``, as
+    ``processes`` as its number of workers (``client=``, the name the other
+    batch functions use, is the same option; default: its ``_max_workers``, as
     the ``concurrent.futures`` executors have, else the usable CPUs); else to
     ``processes`` worker processes of its own (default: the CPUs this process
     may run on, by its affinity mask, when ``samples >= 100``, else
@@ -461,6 +464,14 @@ def analyse_bid(
     finish in the background (a fraction of a second each).
     """
     started = time.perf_counter()
+    if client is not None:
+        if executor is not None:
+            raise ArgumentError("give the executor once: executor= or client=, not both")
+        executor = client
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ArgumentError(f"executor must be a dask.distributed Client or an executor with submit(), "
+                            f"got {executor!r}")
+    check_progress(progress)
     cards = check_hand(hand)
     n_samples, n_processes = as_int(samples), as_int(processes)
     if n_samples is None or n_samples < 1:

@@ -8,12 +8,13 @@ import sys
 import time
 from collections.abc import Callable
 
+from ..checks import check_plot_path
 from ..errors import InvalidStateError
 from .bots import RandomBot, RuleBot
 from .sampling_bot import make_bot
 from .deal import Deal
 from .match import HandRecord, play_match
-from .rules import SEATS, Rules
+from .rules import SEATS, Rules, seat_index
 from .state import PlayState
 
 BOTS = ("rule", "random", "easy", "normal", "strong")
@@ -133,8 +134,11 @@ def _cmd_table(args: argparse.Namespace) -> int:
     if args.dealer is not None:
         p = par(deal, args.dealer, rules=rules)
         table = p.table
+        if args.leader is not None and seat_index(args.leader) != (seat_index(args.dealer) + 1) % 4:
+            raise InvalidStateError(f"--leader {args.leader} with --dealer {args.dealer}: the dealer's left, "
+                                    f"{SEATS[(seat_index(args.dealer) + 1) % 4]}, leads; leave out --leader")
     else:
-        p, table = None, dd_table(deal, leader=args.leader, rules=rules)
+        p, table = None, dd_table(deal, leader="E" if args.leader is None else args.leader, rules=rules)
     if args.json:
         print(json.dumps({"table": table.to_dict(), "par": p.to_dict() if p else None}, ensure_ascii=False))
         return 0
@@ -178,6 +182,8 @@ def _review_records(source: str) -> tuple[list[HandRecord], bool]:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise NotationError(f"{name} is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise NotationError(f"{name} nests its JSON too deeply to be a hand or a game") from None
         if isinstance(data, dict) and "hands" in data:
             return list(MatchResult.from_dict(data).hands), True
         return [HandRecord.from_dict(data)], False
@@ -234,6 +240,7 @@ def _cmd_study_bids(args: argparse.Namespace) -> int:
     from .studies import _pyplot, bid_study
 
     if args.plot is not None:
+        check_plot_path(args.plot)
         _pyplot()           # no matplotlib: say so before the solving, not after
     client = _scheduler_client(args.scheduler)
     shown = not args.quiet and (args.progress or (sys.stderr.isatty() and not args.json))
@@ -382,7 +389,7 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
         description="Solve every trump x playing team of a deal; with --dealer also the par bidding.",
     )
     table.add_argument("--deal", required=True, help="PBN deal")
-    table.add_argument("--leader", default="E", help="seat leading the first trick (default E)")
+    table.add_argument("--leader", help="seat leading the first trick (default E; with --dealer the dealer's left)")
     table.add_argument("--dealer", help="also compute par with this dealer (leader = dealer's left)")
     _add_rules_args(table)
     add_common(table)

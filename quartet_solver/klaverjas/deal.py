@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..cards import Card, CardSet, CardsLike, Decks, Rank, Suit, as_cards
 from ..checks import as_int
-from ..errors import InvalidStateError, NotationError
+from ..errors import ArgumentError, InvalidStateError, NotationError
 from .rules import SEATS, as_suit, seat_index
 
 __all__ = ["Deal", "check_hand", "diagram", "format_hand"]
@@ -142,7 +142,7 @@ class Deal:
         date = _date_value(date)
         number = as_int(hand_no)  # a numpy integer: the same text, the same deal
         if number is None or not 1 <= number <= 16:
-            raise InvalidStateError(f"hand_no must be 1..16, got {hand_no!r}")
+            raise ArgumentError(f"hand_no must be 1..16, got {hand_no!r}")
         hand_no = number
         digest = hashlib.sha256(f"klaverjas-daily:{date.isoformat()}:{hand_no}".encode()).digest()
         return cls.random(int.from_bytes(digest[:8], "big"))

@@ -178,7 +178,15 @@ class MatchResult:
         hands = data["hands"]
         if not isinstance(hands, list):
             raise InvalidStateError(f"match result: hands must be a list, got {hands!r}")
+        if not 1 <= len(hands) <= 16:
+            raise InvalidStateError(f"match result: a game has 1..16 hands, got {len(hands)}")
         records = tuple(HandRecord.from_dict(h, rules=rules) for h in hands)
+        first = SEATS.index(records[0].dealer)
+        for k, r in enumerate(records):
+            if r.number != k + 1 or r.dealer != SEATS[(first + k) % 4]:
+                raise InvalidStateError(
+                    f"match result: hand {k + 1} must be numbered {k + 1} and dealt by {SEATS[(first + k) % 4]} "
+                    f"(the deal passes to the left), got number {r.number} dealt by {r.dealer}")
         totals = (sum(r.result.scores[0] for r in records), sum(r.result.scores[1] for r in records))
         result = cls(records, rules, totals)
         _check_claims(data, {"totals": {"NS": totals[0], "EW": totals[1]}, "winner": result.winner},
@@ -279,17 +287,17 @@ class Match:
     ) -> None:
         seated = _check_bots(bots, "match")
         if seed is not None and date is not None:
-            raise InvalidStateError("give a seed or a date, not both")
+            raise ArgumentError("give a seed or a date, not both")
         seed = check_seed(seed)  # a float or a list would be read as its text
         if date is not None:
             date = _date_value(date)  # a bad date fails here, not at the first hand
         count = as_int(hands)  # numpy integers too
         if count is None or not 1 <= count <= 16:
-            raise InvalidStateError(f"hands must be 1..16, got {hands!r}")
+            raise ArgumentError(f"hands must be 1..16, got {hands!r}")
         try:
             dealer = seat_index(first_dealer)
         except NotationError:
-            raise InvalidStateError(f"unknown first dealer {first_dealer!r}") from None
+            raise ArgumentError(f"unknown first dealer {first_dealer!r}") from None
         self.bots = seated
         self.seed, self.date, self.hands = seed, date, count
         self.rules = Rules.named(rules)
@@ -325,6 +333,8 @@ class Match:
     @keyword_options
     def play_all(self, *, progress: Callable[[HandRecord], None] | None = None) -> MatchResult:
         """Play the remaining hands; returns the result."""
+        if progress is not None and not callable(progress):
+            raise ArgumentError(f"progress must be a callable progress(record) or None, got {progress!r}")
         while not self.is_over:
             record = self.play_next()
             if progress is not None:

@@ -87,7 +87,7 @@ from pathlib import Path
 from typing import IO, Union
 
 from ..cards import Card, Rank, Suit
-from ..errors import IllegalActionError, InvalidStateError, NotationError
+from ..errors import ArgumentError, IllegalActionError, InvalidStateError, NotationError
 from .bidding import BiddingState
 from .deal import Deal, _date_value
 from .match import HandRecord, MatchResult
@@ -152,6 +152,8 @@ def write_pbn(
                 raise InvalidStateError(f"write_pbn takes hand records, got {item!r}")
     if not isinstance(event, str) or "\n" in event or "\r" in event:
         raise NotationError(f"event must be text on one line, got {event!r}")
+    if file is not None and not isinstance(file, (str, os.PathLike)) and not callable(getattr(file, "write", None)):
+        raise ArgumentError(f"file must be a path or an open text file, got {file!r}")
     date_text = "????.??.??" if date is None else _date_value(date).strftime("%Y.%m.%d")
     games = [_game_text(r, event, date_text) for r in hands]
     text = _HEADER + "\n" + "\n\n".join(games) + ("\n" if games else "")

@@ -130,7 +130,7 @@ def as_suit(suit: Suit | str | int, what: str = "trump") -> Suit:
 def card_points(card: Card | str, trump: Suit | str) -> int:
     """Points of a card in the play: trump ``J 9 A T K Q 8 7 = 20 14 11 10 4 3 0 0``,
     other suits ``A T K Q J 9 8 7 = 11 10 4 3 2 0 0 0``."""
-    return _points(as_card(card), as_suit(trump))
+    return _points(_deck_card(card), as_suit(trump))
 
 
 def _points(card: Card, trump: Suit) -> int:
@@ -141,7 +141,7 @@ def _points(card: Card, trump: Suit) -> int:
 
 def card_power(card: Card | str, trump: Suit | str, led: Suit | str) -> int:
     """Trick-taking power: trumps ``101..108``, the suit led ``1..8``, others ``0``."""
-    return _power(as_card(card), as_suit(trump), as_suit(led, "led suit"))
+    return _power(_deck_card(card), as_suit(trump), as_suit(led, "led suit"))
 
 
 def _power(card: Card, trump: Suit, led: Suit) -> int:
@@ -178,14 +178,32 @@ def _natural(rank: Rank) -> int:
     return int(rank) - int(Rank.SEVEN)  # 7 = 0 .. A = 7
 
 
+def _deck_card(card: object, what: str = "card") -> Card:
+    """``card`` (a Card or card text) checked to be one of the 32 Klaverjas cards.
+
+    >>> _deck_card("2c")
+    Traceback (most recent call last):
+    ...
+    quartet_solver.errors.InvalidStateError: card 2c is not in the 32-card Klaverjas deck (7..A)
+    """
+    c = as_card(cast("Card | str", card))
+    if c.rank < Rank.SEVEN:
+        raise InvalidStateError(f"{what} {c} is not in the 32-card Klaverjas deck (7..A)")
+    return c
+
+
 def _card_list(cards: object, what: str) -> list[Card]:
-    """``cards`` as a list of distinct cards (:func:`~quartet_solver.cards.as_cards`:
-    card text parsed in order, or cards and card texts).
+    """``cards`` as a list of distinct cards of the 32-card deck
+    (:func:`~quartet_solver.cards.as_cards`: card text parsed in order, or cards and
+    card texts).
 
     >>> _card_list("Ah 7c", "trick")
     [Card('Ah'), Card('7c')]
     """
-    return as_cards(cast(CardsLike, cards), distinct=True, what=what)
+    out = as_cards(cast(CardsLike, cards), distinct=True, what=what)
+    for c in out:
+        _deck_card(c, f"{what} card")
+    return out
 
 
 def _trick_list(cards: object) -> list[Card]:
@@ -438,7 +456,7 @@ def illegal_reason(
     rules: Rules | str = Rules.AMSTERDAM,
 ) -> str | None:
     """Why ``card`` may not be played (``None`` if it may); cards as text or Card objects."""
-    card = as_card(card)
+    card = _deck_card(card)
     hand, trick = _hand_and_trick(hand, trick)
     trump = as_suit(trump)
     if card not in hand:

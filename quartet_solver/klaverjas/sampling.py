@@ -498,7 +498,7 @@ def sample_deals(view: PlayView, n: int, *, seed: int | str | None = None,
         raise ArgumentError(f"n must be an int in 1..{MAX_DEALS:,}, got {n!r}")
     rng = _random.Random(check_seed(seed))
     if weight is not None and not callable(weight):
-        raise InvalidStateError(f"weight must be a callable deal -> [0, 1] or None, got {weight!r}")
+        raise ArgumentError(f"weight must be a callable deal -> [0, 1] or None, got {weight!r}")
     sampler = _Sampler(view)
     if sampler.constraints.count == 0:
         raise InvalidStateError(sampler.no_deal_message())
@@ -545,7 +545,7 @@ def bidding_weight(bids: Sequence[tuple[int, Suit | None]], dealer: str | int, m
     True
     """
     if not isinstance(epsilon, numbers.Real) or isinstance(epsilon, bool) or not 0 < epsilon <= 1:
-        raise InvalidStateError(f"epsilon must be a number in (0, 1], got {epsilon!r}")
+        raise ArgumentError(f"epsilon must be a number in (0, 1], got {epsilon!r}")
     choose = getattr(model, "choose_bid", model)
     if not callable(choose):
         raise InvalidStateError(f"model must be a bot or a function of a BidView, got {model!r}")

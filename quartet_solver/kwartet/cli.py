@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..checks import check_int
+from ..checks import check_int, check_plot_path
 from ..errors import InvalidStateError
 from ..progress import Progress
 from .bots import Bot, play
@@ -100,8 +100,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = _rules(args)
     bots = _make_bots(args, lambda i: bot_seed(args.seed, i))
     if args.plot is not None:  # before the games, not after them
-        if not args.plot.strip():
-            raise InvalidStateError(f"--plot needs a file name, got {args.plot!r}")
+        check_plot_path(args.plot)
         _pyplot()
     quiet = args.quiet or args.json and not args.progress
     with Progress(args.games, "games", enabled=not quiet) as progress:

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from ..cards import as_cards, format_cards
+from ..checks import check_plot_path
 from ..errors import InvalidStateError
 from .arrangement import Arrangement
 from .deal import Deal
@@ -139,6 +140,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
     from .studies import quintet_study
 
     if args.plot is not None:
+        check_plot_path(args.plot)
         _pyplot()           # no matplotlib: say so before the solving, not after
     shown = not args.quiet and (args.progress or (sys.stderr.isatty() and not args.json))
     with Progress(args.deals, "deals", enabled=shown) as progress:

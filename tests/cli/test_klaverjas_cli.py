@@ -364,3 +364,29 @@ def test_bad_input(tmp_path: Path, game):
     forged["result"] = {**forged["result"], "scores": [162, 0]}
     code, out, err = _review(["-", "--json"], stdin=json.dumps(forged))
     assert code == 2 and json.loads(out)["error"]["type"] == "InvalidStateError"
+
+
+def test_review_of_deeply_nested_json_is_a_notation_error(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"a":' + "[" * 200_000, encoding="utf-8")
+    code, out, err = run(["klaverjas", "review", str(deep), "--json"])
+    assert code == 2 and json.loads(out)["error"]["type"] == "NotationError", err
+
+
+def test_plot_paths_are_checked_before_the_work(tmp_path):
+    for args in (["klaverjas", "study", "bids", "--deals", "1", "--plot", str(tmp_path / "no" / "x.png")],
+                 ["quintet", "study", "--deals", "1", "--plot", str(tmp_path / "x.xyz")],
+                 ["kwartet", "simulate", "--games", "1", "--plot", str(tmp_path / "no" / "x.png")]):
+        code, out, err = run([*args, "--json"])
+        assert code == 2 and json.loads(out)["error"]["type"] == "ArgumentError", (args, err)
+
+
+def test_table_refuses_a_leader_that_is_not_the_dealers_left():
+    deal = "N:J8.Q9.A98.A QT.T.QT.K97 K97.KJ8.K.J A.A7.J7.QT8"
+    code, out, err = run(["klaverjas", "table", "--deal", deal, "--leader", "W", "--dealer", "N"])
+    assert code == 2 and "the dealer's left, E, leads" in err
+
+
+def test_an_abbreviated_json_flag_gets_json_errors_too():
+    code, out, err = run(["klaverjas", "show", "--seed", "abc", "--js"])
+    assert code == 2 and json.loads(out)["error"]["type"] == "UsageError"
