@@ -793,7 +793,10 @@ def piquet_card(bit: int) -> Card:
     >>> piquet_card(31)
     Card('As')
     """
-    return Card._ALL[bit + PIQUET_OFFSET]
+    index = as_int(bit)
+    if index is None or not 0 <= index < 32:
+        raise ArgumentError(f"a piquet bit must be an int in 0..31, got {bit!r}")
+    return Card._ALL[index + PIQUET_OFFSET]
 
 
 def piquet_mask(cards: CardSet) -> int:

@@ -32,7 +32,8 @@ class QuartetError(Exception):
 
 
 class NotationError(QuartetError, ValueError):
-    """Text that does not parse: a card, a card list, a deal, an arrangement."""
+    """Text that does not parse: a card, a card list (a card twice in it too), a
+    deal, an arrangement."""
 
 
 class IllegalActionError(QuartetError, ValueError):
@@ -40,8 +41,8 @@ class IllegalActionError(QuartetError, ValueError):
 
 
 class InvalidStateError(QuartetError, ValueError):
-    """Input that parses but is not a valid position: wrong card counts,
-    duplicated or missing cards, a history no deal explains, inconsistent
+    """Input that parses but is not a valid position: wrong card counts, a
+    card in two places or missing, a history no deal explains, inconsistent
     options.  A bad argument in itself (a negative count, an unknown option
     name) raises its subclass :class:`ArgumentError`."""
 

@@ -194,8 +194,12 @@ class BidStudy:
         fig.suptitle(f"Klaverjas: the hand's trump holding against the double-dummy outcome\n"
                      f"{self.deals:,} random deals, {self.cases:,} hand x trump cases, 95% intervals")
         fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+        try:
+            fig.savefig(path, dpi=110)
+        except (OSError, ValueError) as exc:   # a folder or a file that cannot be written; an unknown format
+            raise InvalidStateError(f"cannot write the plot {str(path)!r}: {exc}") from None
+        finally:
+            plt.close(fig)
 
 
 def _pyplot() -> Any:

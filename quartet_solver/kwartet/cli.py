@@ -144,7 +144,7 @@ def _plot(result: SimulationResult, path: str) -> None:
     fig.tight_layout()
     try:
         fig.savefig(path)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         raise InvalidStateError(f"cannot write plot {path!r}: {exc}") from None
     finally:
         plt.close(fig)

@@ -64,7 +64,7 @@ import numpy as np
 from .. import _core
 from ..cards import as_int
 from ..deprecation import keyword_options
-from ..errors import InvalidStateError, SolverError
+from ..errors import ArgumentError, InvalidStateError, SolverError
 from .arrangement import Arrangement, _group_text
 from .deal import Deal, check_points, default_points
 from .hands import Kickers, evaluate_masks, hand_values, hands_of, strength_table
@@ -95,11 +95,11 @@ def check_variant(variant: object) -> str:
     >>> check_variant("adaptive")
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.InvalidStateError: variant must be 'fixed' or 'reveal', got 'adaptive'
+    quartet_solver.errors.ArgumentError: variant must be 'fixed' or 'reveal', got 'adaptive'
     """
     if isinstance(variant, str) and variant in VARIANTS:
         return variant
-    raise InvalidStateError(f"variant must be 'fixed' or 'reveal', got {variant!r}")
+    raise ArgumentError(f"variant must be 'fixed' or 'reveal', got {variant!r}")
 
 
 # -- pure strategies ----------------------------------------------------------------
@@ -158,6 +158,8 @@ class RevealPolicy:
     rule: tuple[tuple[tuple[int, ...], int], ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.groups, (str, bytes)) or not isinstance(self.groups, Iterable):
+            raise InvalidStateError(f"a reveal policy's groups must be a list of card masks, got {self.groups!r}")
         arr = Arrangement(tuple(self.groups))  # validates masks and disjointness
         object.__setattr__(self, "groups", arr.masks)
         k = len(arr.masks)
@@ -843,10 +845,10 @@ def _effective_order(pol: RevealPolicy) -> Arrangement:
 
 def _check_solve_options(tol: object, max_iterations: object) -> tuple[float, int]:
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0 < float(tol) and math.isfinite(tol)):
-        raise InvalidStateError(f"tol must be a finite number > 0, got {tol!r}")
+        raise ArgumentError(f"tol must be a finite number > 0, got {tol!r}")
     n = as_int(max_iterations)
     if n is None or n < 1:
-        raise InvalidStateError(f"max_iterations must be a positive int, got {max_iterations!r}")
+        raise ArgumentError(f"max_iterations must be a positive int, got {max_iterations!r}")
     return float(tol), int(n)
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from ..checks import as_int, check_seed
 from ..chunks import Slots, check_client, check_processes, check_progress, chunk_size, map_chunks, worker_count
 from ..deprecation import keyword_options
-from ..errors import InvalidStateError
+from ..errors import ArgumentError, InvalidStateError
 from ..klaverjas.batch import MAX_DEALS, _deal_seed
 from .deal import Deal, check_points
 from .hands import Kickers
@@ -53,7 +53,7 @@ def random_deals(n: int, seed: int | str) -> Iterator[Deal]:
     """
     count, key = as_int(n), check_seed(seed)
     if count is None or not 0 <= count <= MAX_DEALS or key is None:
-        raise InvalidStateError(f"random_deals needs a count 0..{MAX_DEALS:,} and a seed, got {n!r}, {seed!r}")
+        raise ArgumentError(f"random_deals needs a count 0..{MAX_DEALS:,} and a seed, got {n!r}, {seed!r}")
     for i in range(count):
         yield Deal.random(_deal_seed(key, i))
 
@@ -188,31 +188,31 @@ def solve_many(
     with ``submit``) or on ``processes`` worker processes of its own (default:
     the usable CPUs from 4 deals on, else in-process), in chunks of at most
     four deals, Ctrl-C safe; ``progress(done, total)`` as chunks come back.
-    Bad input raises :class:`~quartet_solver.errors.InvalidStateError`.
+    Bad arguments raise :class:`~quartet_solver.errors.ArgumentError`.
 
     >>> solve_many(-1)
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.InvalidStateError: the number of deals must be 0..10,000,000, got -1
+    quartet_solver.errors.ArgumentError: the number of deals must be 0..10,000,000, got -1
     """
     n = as_int(deals)
     given: Sequence[Any] | None = None
     if n is not None:
         if not 0 <= n <= MAX_DEALS:
-            raise InvalidStateError(f"the number of deals must be 0..{MAX_DEALS:,}, got {deals!r}")
+            raise ArgumentError(f"the number of deals must be 0..{MAX_DEALS:,}, got {deals!r}")
         key = check_seed(seed)
         if key is None:
             key = _random.SystemRandom().randrange(1 << 63)
         total = n
         if points is not None:
-            check_points(points, 5)
+            points = check_points(points, 5)   # a tuple: a generator is read once, here
     else:
         if isinstance(deals, (str, bytes, bytearray)) or not isinstance(deals, Sequence):
-            raise InvalidStateError(f"deals must be a sequence of deals or a number of random deals, got {deals!r}")
+            raise ArgumentError(f"deals must be a sequence of deals or a number of random deals, got {deals!r}")
         if seed is not None:
-            raise InvalidStateError("seed= makes random deals: give it with a number of deals, not with the deals")
+            raise ArgumentError("seed= makes random deals: give it with a number of deals, not with the deals")
         if len(deals) > MAX_DEALS:
-            raise InvalidStateError(f"at most {MAX_DEALS:,} deals, got {len(deals):,}")
+            raise ArgumentError(f"at most {MAX_DEALS:,} deals, got {len(deals):,}")
         key, given, total = None, deals, len(deals)
     kickers = _check_kickers(kickers)
     workers = worker_count(check_client(client), check_processes(processes), total, parallel_from=4)

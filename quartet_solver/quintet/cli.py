@@ -86,6 +86,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             )
 
     if args.variant == "reveal":
+        if args.progress:
+            raise InvalidStateError("--progress is not available with --variant reveal (its solver reports none)")
         eq = solve(deal, points=points, kickers=args.kickers, variant="reveal")
         print(json.dumps(eq.to_dict(), ensure_ascii=False) if args.json else eq.pretty())
         return 0
@@ -205,7 +207,8 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
     )
     _add_deal_args(so)
     so.add_argument("--quiet", action="store_true", help="no progress output")
-    so.add_argument("--progress", action="store_true", help="progress output even when stderr is not a terminal")
+    so.add_argument("--progress", action="store_true",
+                    help="progress output even when stderr is not a terminal (not with --variant reveal)")
     add_common(so)
     so.set_defaults(handler=_cmd_solve)
 

@@ -27,7 +27,7 @@ import numpy as np
 from ..cards import Card, CardSet, CardsLike, Decks, format_cards
 from ..checks import check_seed
 from ..deprecation import keyword_options
-from ..errors import InvalidStateError
+from ..errors import ArgumentError, InvalidStateError
 from .hands import DECK32_MASK, Kickers, card_mask, hands_of, mask_cards
 
 __all__ = ["Deal", "DEFAULT_POINTS", "default_points"]
@@ -41,7 +41,7 @@ MAX_GROUPS = 6  # 6 groups use 30 of the 32 cards
 def _check_k(k: object) -> int:
     """``k`` as an int in ``1 .. MAX_GROUPS`` (numpy integers too; not a bool)."""
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_GROUPS:
-        raise InvalidStateError(f"k must be in 1..{MAX_GROUPS}, got {k!r}")
+        raise ArgumentError(f"k must be in 1..{MAX_GROUPS}, got {k!r}")
     return int(k)
 
 
@@ -162,7 +162,7 @@ def check_points(points: object, k: int) -> tuple[float, ...]:
     >>> check_points("345", 3)
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.InvalidStateError: points must be a sequence of numbers, got '345'
+    quartet_solver.errors.ArgumentError: points must be a sequence of numbers, got '345'
     """
     try:
         if isinstance(points, (str, bytes, bytearray, Mapping)):
@@ -172,11 +172,11 @@ def check_points(points: object, k: int) -> tuple[float, ...]:
             raise TypeError
         values = tuple(float(p) for p in items)  # an int beyond the floats: OverflowError
     except (TypeError, ValueError, OverflowError):
-        raise InvalidStateError(f"points must be a sequence of numbers, got {points!r}") from None
+        raise ArgumentError(f"points must be a sequence of numbers, got {points!r}") from None
     if len(values) != k:
-        raise InvalidStateError(f"points {points!r} has {len(values)} entries for a {k}-group game")
+        raise ArgumentError(f"points {points!r} has {len(values)} entries for a {k}-group game")
     if any(not np.isfinite(p) or p < 0 for p in values):
-        raise InvalidStateError(f"points must be finite and >= 0, got {points!r}")
+        raise ArgumentError(f"points must be finite and >= 0, got {points!r}")
     if not math.isfinite(sum(values)):
-        raise InvalidStateError(f"points must have a finite sum, got {points!r}")
+        raise ArgumentError(f"points must have a finite sum, got {points!r}")
     return values

@@ -45,7 +45,7 @@ from .. import _core
 from ..cards import (PIQUET_OFFSET, Card, CardSet, CardsLike, Decks, Rank, _no_truth_value, as_cards, piquet_bit,
                      piquet_mask, piquet_set)
 from ..deprecation import keyword_options
-from ..errors import InvalidStateError
+from ..errors import ArgumentError, InvalidStateError
 
 __all__ = [
     "Category",
@@ -197,7 +197,7 @@ def _mode(kickers: str) -> _Tables:
     tables = _TABLE_CACHE.get(kickers) if isinstance(kickers, str) else None
     if tables is None:
         if not isinstance(kickers, str) or kickers not in KICKER_MODES:
-            raise InvalidStateError(f"kickers must be one of {KICKER_MODES}, got {kickers!r}")
+            raise ArgumentError(f"kickers must be one of {KICKER_MODES}, got {kickers!r}")
         kickers = KICKER_MODES[KICKER_MODES.index(kickers)]  # a str subclass (np.str_): the plain str
         tables = _TABLE_CACHE[kickers] = _Tables(kickers)
         _core.quintet_register_mode(_MODE_ID[kickers], tables.table, tables.values, Card)
@@ -294,6 +294,7 @@ def evaluate(cards: CardsLike, *, kickers: Kickers = "seed") -> HandValue:
     return tables.values[tables.table[_core.quintet_colex5(_hand_mask(cards))]]
 
 
+@keyword_options
 def evaluate_mask(mask: int, *, kickers: Kickers = "seed") -> int:
     """Strength of one 32-bit hand mask (five bits set).
 

@@ -44,7 +44,7 @@ import numpy as np
 from .. import _core
 from ..checks import as_int
 from ..deprecation import keyword_options
-from ..errors import InvalidStateError, SolverError
+from ..errors import ArgumentError, InvalidStateError, SolverError
 from .adaptive import RevealEquilibrium, RevealResponse, adaptive_best_response, check_variant, solve_reveal_variant
 from .arrangement import Arrangement, as_arrangement
 from .deal import Deal, check_points, default_points
@@ -114,7 +114,7 @@ def _check_kickers(kickers: str) -> Kickers:
         return "seed"
     if kickers == "full":
         return "full"
-    raise InvalidStateError(f"kickers must be 'seed' or 'full', got {kickers!r}")
+    raise ArgumentError(f"kickers must be 'seed' or 'full', got {kickers!r}")
 
 
 # -- weights and payoffs --------------------------------------------------------
@@ -363,13 +363,13 @@ def solve(
     ``variant="reveal"`` solves the reveal-order variant instead and returns a
     :class:`~quartet_solver.quintet.adaptive.RevealEquilibrium` (see
     :func:`~quartet_solver.quintet.adaptive.solve_reveal_variant`; ``progress``
-    is not used there).  ``max_iterations`` left at its default means 100,000
+    is not supported there: an :class:`~quartet_solver.errors.ArgumentError`).  ``max_iterations`` left at its default means 100,000
     here and the variant's own defaults there.
 
     ``progress(iteration, gain, columns)`` is called after every best response.
     Raises :class:`~quartet_solver.errors.SolverError` if ``max_iterations`` is
     reached before the best response gains at most ``tol`` (relative to the
-    points, at least 1), and :class:`~quartet_solver.errors.InvalidStateError`
+    points, at least 1), and :class:`~quartet_solver.errors.ArgumentError`
     for a ``tol`` that is not a finite number > 0 (the certificate is checked in
     floating point, so 0 cannot be met), ``max_iterations`` below 1 or a
     ``progress`` that is not callable.
@@ -377,20 +377,20 @@ def solve(
     >>> solve(Deal.random(seed=11, k=2), tol=0)
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.InvalidStateError: tol must be a finite number > 0, got 0
+    quartet_solver.errors.ArgumentError: tol must be a finite number > 0, got 0
     """
     if check_variant(variant) == "reveal":
         if progress is not None:
-            raise InvalidStateError("progress is not supported with variant='reveal'")
+            raise ArgumentError("progress is not supported with variant='reveal'")
         return solve_reveal_variant(deal, points=points, kickers=kickers, tol=tol,
                                     max_iterations=None if max_iterations is MAX_ITERATIONS else max_iterations)
     t_start = time.perf_counter()
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not (0 < tol and math.isfinite(tol)):
-        raise InvalidStateError(f"tol must be a finite number > 0, got {tol!r}")
+        raise ArgumentError(f"tol must be a finite number > 0, got {tol!r}")
     if (as_int(max_iterations) or 0) < 1:
-        raise InvalidStateError(f"max_iterations must be a positive int, got {max_iterations!r}")
+        raise ArgumentError(f"max_iterations must be a positive int, got {max_iterations!r}")
     if progress is not None and not callable(progress):
-        raise InvalidStateError(f"progress must be a callable or None, got {progress!r}")
+        raise ArgumentError(f"progress must be a callable or None, got {progress!r}")
     deal = Deal.of(deal)
     kickers = _check_kickers(kickers)
     pts = np.array(check_points(default_points(deal.k) if points is None else points, deal.k))

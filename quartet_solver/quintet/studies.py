@@ -41,7 +41,7 @@ import numpy as np
 
 from ..checks import as_int, check_seed
 from ..chunks import Slots, check_client, check_processes, check_progress, chunk_size, map_chunks, worker_count
-from ..errors import InvalidStateError
+from ..errors import ArgumentError, InvalidStateError
 from ..klaverjas.batch import MAX_DEALS, _deal_seed
 from .arrangement import Arrangement
 from .deal import Deal
@@ -62,7 +62,7 @@ HABITS = (
 Z95 = 1.959963984540054
 
 
-def greedy_split(deal: Deal) -> Arrangement:
+def greedy_split(deal: Deal | str) -> Arrangement:
     """The greedy split: the strongest 5-card hand of the deal, then the
     strongest of the cards left, and so on; the strongest hand in the last
     (7-point) place, the weakest in the first.
@@ -71,7 +71,7 @@ def greedy_split(deal: Deal) -> Arrangement:
     >>> str(greedy_split(deal))
     '9s 9h 9d 9c 8c / Ah Kh Qh Jh Th'
     """
-    left, groups = deal.mask, []
+    left, groups = Deal.of(deal).mask, []
     while left:
         masks, strengths = hands_of(left)
         best = int(masks[int(np.argmax(strengths))])
@@ -185,8 +185,12 @@ class QuintetStudy:
         right.set_xlabel("mean points lost against a best response")
         fig.suptitle(f"Quintet: {self.deals:,} random deals, 95% intervals")
         fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+        try:
+            fig.savefig(path, dpi=110)
+        except (OSError, ValueError) as exc:   # a folder or a file that cannot be written; an unknown format
+            raise InvalidStateError(f"cannot write the plot {str(path)!r}: {exc}") from None
+        finally:
+            plt.close(fig)
 
 
 def quintet_study(
@@ -204,7 +208,7 @@ def quintet_study(
     started = time.perf_counter()
     n = as_int(deals)
     if n is None or not 1 <= n <= MAX_DEALS:
-        raise InvalidStateError(f"a study needs a number of deals 1..{MAX_DEALS:,}, got {deals!r}")
+        raise ArgumentError(f"a study needs a number of deals 1..{MAX_DEALS:,}, got {deals!r}")
     key = check_seed(seed)
     if key is None:     # a fresh seed, reported with the result
         key = random.SystemRandom().randrange(1 << 63)

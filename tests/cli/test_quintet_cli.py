@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from clirun import ok, run_all
+from clirun import ok, run, run_all
 
 from quartet_solver.cli import main
 
@@ -156,3 +156,8 @@ def test_k_must_match_the_given_deal(capsys):
     assert "value: 3.500000" in capsys.readouterr().out
     assert main(["quintet", "solve", "--removed", "7c 7d 8h 9s Tc Jd Qh", "--quiet", "--json"]) == 0
     assert '"removed": "7c 7d 8h 9s Tc Jd Qh"' in capsys.readouterr().out
+
+
+def test_the_reveal_variant_refuses_progress_on_the_command_line():
+    code, out, err = run(["quintet", "solve", "--seed", "1", "--variant", "reveal", "--progress"])
+    assert code == 2 and "--progress is not available with --variant reveal" in err
