@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ..checks import check_plot_path
+from ..checks import check_int, check_plot_path
 from ..errors import InvalidStateError
 from .bots import RandomBot, RuleBot
 from .sampling_bot import make_bot
@@ -28,6 +28,8 @@ def _bots(spec: str, seed: int | None) -> list:
         names = names * 4
     if len(names) != 4 or any(n not in BOTS for n in names):
         raise InvalidStateError(f"--bots takes one or four of {', '.join(BOTS)} separated by commas, got {spec!r}")
+    if seed is not None:
+        check_int(seed, "--seed", low=0)  # before the seeds derived from it
     out: list = []
     for i, name in enumerate(names):
         if name == "random":
