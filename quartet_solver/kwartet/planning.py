@@ -272,8 +272,8 @@ class _PositionView(View):
                                     f"the player to move")
         self._knowledge = k
         self._rules = rules
-        # the log as a game keeps it: the deal (its dealer unknown here, and read by no bot) first
-        self._events: list[Event] = [Dealt(-1, k._dealt[1], k._dealt[2]), *k.events]
+        # the log as a game keeps it: the deal first
+        self._events: list[Event] = [Dealt(k.dealer, k._dealt[1], k._dealt[2]), *k.events]
         self.seat = me
 
     @property
@@ -302,7 +302,7 @@ class _PositionView(View):
 
     @property
     def dealer(self) -> int:
-        raise InvalidStateError("a position given by a Knowledge does not say who dealt")
+        return self._knowledge.dealer
 
     def targets(self) -> list[int]:
         return [t for t, n in enumerate(self.hand_sizes) if t != self.seat and n]
