@@ -535,9 +535,12 @@ def test_phone_layout_and_screenshots(open_page, shots):
     page.screenshot(path=str(shots / "phone_review.png"))
     p.no_horizontal_scroll()
     page.click("#btn-review-hide")
+    # the table after the hand: its last trick is on it, and the next hand is a click away
+    assert page.is_visible("#btn-table-next") and page.is_visible("#btn-review") and not page.is_visible("#btn-last")
     page.screenshot(path=str(shots / "phone_hand_over_table.png"), full_page=True)
-    page.click("#btn-review")
-    p.click("#btn-next")
+    hand_no = p.shown()["hand_no"]
+    p.click("#btn-table-next")
+    assert p.shown()["hand_no"] == hand_no + 1 and not page.is_visible("#btn-table-next")
     page.click("#btn-rankings")
     page.wait_for_function("document.querySelector('#rank-note').textContent !== 'Loading\u2026'")
     page.screenshot(path=str(shots / "phone_rankings.png"))

@@ -633,6 +633,8 @@
     var over = g && (g.phase === "hand_over" || g.phase === "game_over");
     overlay.hidden = !over || reviewHidden;
     $("btn-review").hidden = !over || !reviewHidden;
+    // looking at the table after a hand: the next hand is one click away there too
+    $("btn-table-next").hidden = !(g && g.phase === "hand_over" && reviewHidden);
     if (!over) return;
     var gameOver = g.phase === "game_over";
     var row = g.scores.hands[g.scores.hands.length - 1];
@@ -783,7 +785,8 @@
     }
     var lastBtn = $("btn-last");
     lastBtn.disabled = busy || !(game && game.last_trick && game.last_trick.cards && game.last_trick.cards.length);
-    lastBtn.hidden = d.phase === "bidding";
+    // after the hand the table shows its last trick already
+    lastBtn.hidden = d.phase === "bidding" || d.phase === "hand_over" || d.phase === "game_over";
     lastBtn.setAttribute("aria-pressed", showLast ? "true" : "false");
     lastBtn.textContent = showLast ? "Back to the trick" : "Last trick";
   }
@@ -964,6 +967,7 @@
     }
     $("btn-last").addEventListener("click", function () { showLast = !showLast; render(); });
     $("btn-next").addEventListener("click", nextHand);
+    $("btn-table-next").addEventListener("click", nextHand);
     $("btn-review-hide").addEventListener("click", function () { reviewHidden = true; render(); $("btn-review").focus(); });
     $("btn-review").addEventListener("click", function () { reviewHidden = false; render(); $("btn-next").focus(); });
     $("btn-review-new").addEventListener("click", function () { startGame("new"); });
