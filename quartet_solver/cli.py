@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the arguments did not parse: --json anywhere among them (or a prefix of it,
         # which argparse takes for it) asks for JSON
         given = sys.argv[1:] if argv is None else argv
-        if any(len(a) >= 3 and "--json".startswith(a) for a in given):
+        if any(len(a) >= 3 and "--json".startswith(a.split("=", 1)[0]) for a in given):
             _json_error("UsageError", str(exc).partition(": error: ")[2] or str(exc))
         return 2
     except QuartetError as exc:

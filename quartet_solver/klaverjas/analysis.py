@@ -132,7 +132,7 @@ class Par:
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
-        return {"declarer": self.declarer, "trump": self.trump, "net": self.net,
+        return {"value": self.value, "declarer": self.declarer, "trump": self.trump, "net": self.net,
                 "net_ns": self.net_ns, "bids": list(self.bids), "table": self.table.to_dict()}
 
     def pretty(self) -> str:
@@ -267,7 +267,7 @@ class BidAnalysis:
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form."""
-        return {"hand": str(self.hand), "seat": self.seat, "dealer": self.dealer,
+        return {"value": self.value, "hand": str(self.hand), "seat": self.seat, "dealer": self.dealer,
                 "stats": [s.to_dict() for s in self.stats], "recommended": self.recommended,
                 "runner_up": self.runner_up, "margin": self.margin, "margin_ci95": self.margin_ci95,
                 "close_call": self.close_call, "seed": self.seed, "rules": self.rules.to_dict(),

@@ -252,8 +252,13 @@ def format_hand(cards: CardsLike) -> str:
     clubs), high to low in each, the suits two spaces apart.  The text parses
     back as cards.
 
+    Cards outside the 32-card deck (which error messages may have to show)
+    come last, as given:
+
     >>> format_hand("7c Ah 9h Ks As Td Jh")
     'As Ks  Ah Jh 9h  Td  7c'
+    >>> format_hand("2c 7c Ah")
+    'Ah  7c  2c'
     """
     held = CardSet(cards)
     groups = []
@@ -261,6 +266,9 @@ def format_hand(cards: CardsLike) -> str:
         ranks = [r for r in _NATURAL_HIGH_FIRST if Card(Rank.parse(r), suit) in held]
         if ranks:
             groups.append(" ".join(r + suit.char for r in ranks))
+    outside = [str(c) for c in held if c.rank < Rank.SEVEN]
+    if outside:
+        groups.append(" ".join(outside))
     return "  ".join(groups)
 
 

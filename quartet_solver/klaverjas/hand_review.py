@@ -158,6 +158,7 @@ class HandReview:
         """JSON-ready form."""
         playing = self.playing_team
         return {
+            "value": self.value,
             "analysis": "double-dummy (every hand seen)",
             "number": self.number,
             "dealer": self.record.dealer,

@@ -379,7 +379,8 @@ def _games(text: str) -> list[_Game]:
                 game.sections[section] = []
         elif game is None or section is None:
             hint = ""
-            if len(lines) == 1 and "[" not in raw:
+            looks_like_a_path = "/" in raw or "\\" in raw or raw.strip().lower().endswith((".pbn", ".txt"))
+            if len(lines) == 1 and "[" not in raw and looks_like_a_path:
                 hint = " (read_pbn takes the text itself: to read a file, pass a pathlib.Path)"
             raise NotationError(f"line {number}: {body[:40]!r} is not a tag, and only [Auction] and [Play] "
                                 f"are followed by lines{hint}")
