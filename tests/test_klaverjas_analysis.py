@@ -454,3 +454,16 @@ def test_bid_analysis_arguments_are_checked_before_the_work():
     assert a.to_dict()["stats"] == b.to_dict()["stats"]
     # one sample gives no interval: always too close to call
     assert kj.analyse_bid(hand, seat="S", dealer="E", samples=1, seed=1, processes=1).close_call
+
+
+def test_results_json_carries_the_value():
+    from quartet_solver import klaverjas as kj
+    from quartet_solver.klaverjas.bots import RuleBot
+    from quartet_solver.klaverjas.match import play_hand
+
+    deal = kj.Deal.random(seed=5)
+    par = kj.par(deal, "N")
+    bid = kj.analyse_bid("Jc Ac Tc 9s As Ks 7h 8d", samples=3, seed=1, processes=1)
+    review = kj.review(play_hand([RuleBot()] * 4, deal, dealer="N"))
+    for result in (par, bid, review):
+        assert result.to_dict()["value"] == result.value

@@ -390,3 +390,8 @@ def test_table_refuses_a_leader_that_is_not_the_dealers_left():
 def test_an_abbreviated_json_flag_gets_json_errors_too():
     code, out, err = run(["klaverjas", "show", "--seed", "abc", "--js"])
     assert code == 2 and json.loads(out)["error"]["type"] == "UsageError"
+
+
+def test_json_with_a_value_given_gets_json_errors_too():
+    code, out, err = run(["klaverjas", "show", "--seed", "abc", "--json=1"])
+    assert code == 2 and json.loads(out)["error"]["type"] == "UsageError"
