@@ -467,3 +467,17 @@ def test_results_json_carries_the_value():
     review = kj.review(play_hand([RuleBot()] * 4, deal, dealer="N"))
     for result in (par, bid, review):
         assert result.to_dict()["value"] == result.value
+
+
+def test_a_table_too_large_for_memory_is_an_argument_error(monkeypatch):
+    from quartet_solver import klaverjas as kj
+    from quartet_solver.errors import ArgumentError
+    from quartet_solver.klaverjas import dd
+
+    def no_memory(bits):
+        raise MemoryError("cannot allocate the transposition table")
+
+    monkeypatch.setattr(dd, "KlaverjasKernel", no_memory)
+    state = kj.PlayState(kj.Deal.random(seed=3), trump="h", declarer="N", leader="E")
+    with pytest.raises(ArgumentError, match="tt_bits=29: no memory"):
+        kj.solve(state, tt_bits=29)

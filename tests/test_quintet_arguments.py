@@ -9,6 +9,7 @@ from quartet_solver import quintet
 from quartet_solver.cards import piquet_card
 from quartet_solver.errors import ArgumentError, InvalidStateError
 from quartet_solver.quintet.adaptive import RevealPolicy
+from quartet_solver.quintet.deal import check_points
 from quartet_solver.quintet.studies import greedy_split
 
 
@@ -22,6 +23,7 @@ def test_bad_arguments_are_argument_errors():
                        (lambda: quintet.Deal.random(seed=1, k=9), "k must"),
                        (lambda: quintet.solve_many(-1), "number of deals"),
                        (lambda: quintet.score("Ah Kh Qh Jh Th", "Ah Kh Qh Jh Th", points="345"), "points"),
+                       (lambda: check_points({10, 3}, 2), "points"),   # a set has no order
                        (lambda: piquet_card(32), "piquet bit")]:
         with pytest.raises(ArgumentError, match=name):
             call()

@@ -69,7 +69,11 @@ def _kernel(tt_bits: int) -> KlaverjasKernel:
         kernels = _LOCAL.kernels = {}
     kernel = kernels.get(tt_bits)
     if kernel is None:
-        kernel = kernels[tt_bits] = KlaverjasKernel(tt_bits)
+        try:
+            kernel = kernels[tt_bits] = KlaverjasKernel(tt_bits)
+        except MemoryError:
+            raise ArgumentError(f"tt_bits={tt_bits}: no memory for a table of 2 ** {tt_bits} entries "
+                                f"(the default is {DEFAULT_TT_BITS})") from None
     return kernel
 
 

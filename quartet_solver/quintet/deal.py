@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random as _random
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -156,8 +157,9 @@ class Deal:
 def check_points(points: object, k: int) -> tuple[float, ...]:
     """Validate a points vector for ``k`` groups (finite numbers >= 0, with a finite sum).
 
-    Text, bytes and mappings are not sequences of numbers here (``"345"`` would
-    otherwise read as ``(3, 4, 5)``), nor are bools or strings as entries.
+    Text, bytes, mappings and sets are not sequences of numbers here (``"345"``
+    would otherwise read as ``(3, 4, 5)``, and a set has no order), nor are bools
+    or strings as entries.
 
     >>> check_points("345", 3)
     Traceback (most recent call last):
@@ -165,7 +167,7 @@ def check_points(points: object, k: int) -> tuple[float, ...]:
     quartet_solver.errors.ArgumentError: points must be a sequence of numbers, got '345'
     """
     try:
-        if isinstance(points, (str, bytes, bytearray, Mapping)):
+        if isinstance(points, (str, bytes, bytearray, Mapping, AbstractSet)):
             raise TypeError
         items = tuple(cast(Iterable[Any], points))  # not iterable: TypeError
         if any(isinstance(p, (bool, np.bool_, str, bytes, bytearray)) for p in items):
