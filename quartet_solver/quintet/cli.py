@@ -206,9 +206,10 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
         "against it). Give the deal with exactly one of --deal, --removed or --seed.",
     )
     _add_deal_args(so)
-    so.add_argument("--quiet", action="store_true", help="no progress output")
-    so.add_argument("--progress", action="store_true",
-                    help="progress output even when stderr is not a terminal (not with --variant reveal)")
+    so_quiet = so.add_mutually_exclusive_group()
+    so_quiet.add_argument("--quiet", action="store_true", help="no progress output")
+    so_quiet.add_argument("--progress", action="store_true",
+                          help="progress output even when stderr is not a terminal (not with --variant reveal)")
     add_common(so)
     so.set_defaults(handler=_cmd_solve)
 
