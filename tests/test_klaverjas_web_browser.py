@@ -526,6 +526,10 @@ def test_phone_layout_and_screenshots(open_page, shots):
             lefts = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.getBoundingClientRect().left)")
             assert min(lefts) >= 0 and max(rights) <= PHONE["width"], "South's cards do not fit the phone's width"
             p.no_horizontal_scroll()
+            if len(st["trick"]) >= 2:             # the card that led is marked, and only it
+                led = st["trick"][0]["seat"]
+                assert page.locator(f"#trick .slot-{led} .led-mark").count() == 1
+                assert page.locator("#trick .led-mark").count() == 1
             if st["trick"] and not shot_trick and len(st["hand"]) < 8:
                 page.screenshot(path=str(shots / "phone_midtrick.png"))
                 shot_trick = True

@@ -472,8 +472,11 @@
       clear(slot);
       var played = cards.filter(function (t) { return t.seat === seat; })[0];
       if (played) {
-        var face = cardFace(played.card, "div", { role: "img", "aria-label": whoShort(seat) + ": " + cardName(played.card) });
+        var led = cards.length > 1 && cards[0].seat === seat;   // who led the trick
+        var face = cardFace(played.card, "div", { role: "img", "aria-label": whoShort(seat) + ": " +
+                                                  cardName(played.card) + (led ? " (led)" : "") });
         if (winner === seat) face.classList.add("win");
+        if (led) face.appendChild(el("span", { class: "led-mark", "aria-hidden": "true", text: "led" }));
         slot.appendChild(face);
       }
     });
