@@ -172,11 +172,11 @@ def check_processes(processes: object) -> int | None:
     return check_optional_int(processes, "processes", low=1)
 
 
-def check_client(client: Any) -> Any:
+def check_client(client: Any, what: str = "client") -> Any:
     """``client`` checked: ``None``, a dask.distributed ``Client`` or any
-    executor with ``submit``."""
+    executor with ``submit``; ``what`` names it in the error."""
     if client is not None and not callable(getattr(client, "submit", None)):
-        raise ArgumentError(f"client must be a dask.distributed Client or an executor with submit(), "
+        raise ArgumentError(f"{what} must be a dask.distributed Client or an executor with submit(), "
                             f"got {client!r}")
     return client
 

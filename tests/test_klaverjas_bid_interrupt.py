@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "killpg") or not os.path.isdir("
 
 HAND = "Jh 9h Ah Th As Ks Ad 7c"
 # the most an interrupt may take to end everything: the bound leaves room for a busy machine and
-# the unoptimised build of the tests, and is far below the minutes the 30,000 samples take
+# the unoptimised build of the tests, and stays far below the time the 30,000 samples take
 SECONDS = 20.0
 # a caller's own process pool: its workers get the Ctrl-C themselves and its shutdown is the
 # caller's ``with`` block, so it gets more room

@@ -11,6 +11,7 @@ from quartet_solver.errors import IllegalActionError, InvalidStateError
 from quartet_solver.kwartet import (Asked, Deck, Drew, Game, Knowledge, Laid, MemoryBot, NoviceBot, PlanningBot,
                                     Revealed, Rules, play, replay_record)
 from quartet_solver.kwartet.turns import Turns
+from reference.kwartet_posterior import brute_deals
 
 RULES = {
     "standard": Rules(),
@@ -87,6 +88,24 @@ def test_the_turn_read_from_the_log_is_the_engines(seed, deck, players, rules, a
             assert k.to_move == game.to_move and not k.is_over
         elif k.is_over:
             assert game.is_over
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), asks=st.integers(0, 60), me=st.integers(0, 2))
+def test_a_game_known_to_be_over_is_what_every_consistent_deal_says(seed, asks, me):
+    """``Knowledge.is_over`` against brute force: every quartet laid, or on every deal
+    consistent with the record (enumerated) a card of each open quartet lies aside."""
+    deck = DECKS["AKQJ"]            # three players: five cards each and one aside
+    game = play(Game(deck, 3, seed=seed), [NoviceBot(seed=seed + p) for p in range(3)], max_asks=asks)
+    k = Knowledge.from_game(game, me)
+    deals = brute_deals(len(deck), game.private_log(me), me, game.initial_hands[me])
+    assert deals, game.log
+    blocked = all(all(any(deal[c] == -1 for c in range(4 * q, 4 * q + 4))
+                      for q in range(deck.n_quartets) if deal[4 * q] != -2) for deal in deals)
+    all_laid = all(loc == -2 for loc in deals[0])
+    assert k.is_over == (blocked or all_laid)
+    if not game.is_over:
+        assert not k.is_over
 
 
 def test_out_of_turn_events_are_refused_and_change_nothing():

@@ -21,7 +21,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from ..cards import CardSet, CardsLike, Decks, Suit, piquet_bit, piquet_mask
-from ..checks import as_int, check_progress, check_seed
+from ..checks import as_int, check_client, check_progress, check_seed
 from ..chunks import chunk_size, map_chunks, worker_count
 from ..deprecation import keyword_options
 from ..errors import ArgumentError
@@ -468,9 +468,7 @@ def analyse_bid(
         if executor is not None:
             raise ArgumentError("give the executor once: executor= or client=, not both")
         executor = client
-    if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise ArgumentError(f"executor must be a dask.distributed Client or an executor with submit(), "
-                            f"got {executor!r}")
+    check_client(executor, "executor")
     check_progress(progress)
     cards = check_hand(hand)
     n_samples, n_processes = as_int(samples), as_int(processes)

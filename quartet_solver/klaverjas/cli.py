@@ -239,11 +239,12 @@ def _scheduler_client(address: str | None) -> object | None:
 
 def _cmd_study_bids(args: argparse.Namespace) -> int:
     from ..progress import Progress
-    from .studies import _pyplot, bid_study
+    from ..figures import pyplot
+    from .studies import bid_study
 
     if args.plot is not None:
         check_plot_path(args.plot)
-        _pyplot()           # no matplotlib: say so before the solving, not after
+        pyplot("--plot")    # no matplotlib: say so before the solving, not after
     client = _scheduler_client(args.scheduler)
     shown = not args.quiet and (args.progress or (sys.stderr.isatty() and not args.json))
     try:

@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from ..checks import as_int
-from ..errors import ArgumentError, InvalidStateError
+from ..errors import ArgumentError
+from ..figures import pyplot, save_figure
 from .analysis import _rules
 from .batch import _dd_batch, _random_masks
 from .rules import Rules, seat_index
@@ -164,7 +165,7 @@ class BidStudy:
         suffix): P(made) and the mean net by trump holding x number of
         trumps, with 95% error bars (groups of fewer than 30 cases left out).
         Needs matplotlib (the ``plot`` extra)."""
-        plt = _pyplot()
+        plt = pyplot()
         fig, axes = plt.subplots(2, 1, figsize=(9, 7.5), sharex=True)
         counts = TRUMP_COUNTS
         width = 0.8 / len(HOLDINGS)
@@ -194,25 +195,9 @@ class BidStudy:
         fig.suptitle(f"Klaverjas: the hand's trump holding against the double-dummy outcome\n"
                      f"{self.deals:,} random deals, {self.cases:,} hand x trump cases, 95% intervals")
         fig.tight_layout()
-        try:
-            fig.savefig(path, dpi=110)
-        except (OSError, ValueError) as exc:   # a folder or a file that cannot be written; an unknown format
-            raise InvalidStateError(f"cannot write the plot {str(path)!r}: {exc}") from None
-        finally:
-            plt.close(fig)
+        save_figure(fig, path, dpi=110)
 
 
-def _pyplot() -> Any:
-    """matplotlib's pyplot on the Agg backend (files only), or an error that
-    says how to install it."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InvalidStateError("plots need matplotlib: pip install 'quartet-solver[plot]'") from None
-    return plt
 
 
 def hand_features(masks: np.ndarray) -> dict[str, np.ndarray]:

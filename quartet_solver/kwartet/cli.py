@@ -23,6 +23,7 @@ from typing import Any
 
 from ..checks import check_int, check_plot_path
 from ..errors import InvalidStateError
+from ..figures import pyplot, save_figure
 from ..progress import Progress
 from .bots import Bot, play
 from .decks import THEMED_DECKS, Deck
@@ -101,7 +102,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     bots = _make_bots(args, lambda i: bot_seed(args.seed, i))
     if args.plot is not None:  # before the games, not after them
         check_plot_path(args.plot)
-        _pyplot()
+        pyplot("--plot")
     quiet = args.quiet or args.json and not args.progress
     with Progress(args.games, "games", enabled=not quiet) as progress:
         result = simulate(bots, games=args.games, seed=args.seed, deck=deck, rules=rules,
@@ -117,20 +118,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pyplot() -> Any:
-    """``matplotlib.pyplot`` on the Agg backend, or InvalidStateError when matplotlib is missing."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InvalidStateError("--plot needs matplotlib (pip install 'quartet-solver[plot]')") from None
-    return plt
-
-
 def _plot(result: SimulationResult, path: str) -> None:
-    plt = _pyplot()
+    plt = pyplot("--plot")
     fig, ax = plt.subplots(figsize=(7, 4))
     n = len(result.stats)
     width = 0.8 / n
@@ -142,12 +131,7 @@ def _plot(result: SimulationResult, path: str) -> None:
     ax.set_title(f"Kwartet, deck {result.deck!r}, {result.players} players, {result.games} games")
     ax.legend()
     fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except (OSError, ValueError) as exc:
-        raise InvalidStateError(f"cannot write plot {path!r}: {exc}") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)
 
 
 def _cmd_deck(args: argparse.Namespace) -> int:

@@ -137,13 +137,13 @@ def _cmd_best_response(args: argparse.Namespace) -> int:
 
 
 def _cmd_study(args: argparse.Namespace) -> int:
-    from ..klaverjas.studies import _pyplot
+    from ..figures import pyplot
     from ..progress import Progress
     from .studies import quintet_study
 
     if args.plot is not None:
         check_plot_path(args.plot)
-        _pyplot()           # no matplotlib: say so before the solving, not after
+        pyplot("--plot")    # no matplotlib: say so before the solving, not after
     shown = not args.quiet and (args.progress or (sys.stderr.isatty() and not args.json))
     with Progress(args.deals, "deals", enabled=shown) as progress:
         study = quintet_study(args.deals, seed=args.seed, processes=args.processes, progress=progress)

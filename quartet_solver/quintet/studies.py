@@ -41,7 +41,8 @@ import numpy as np
 
 from ..checks import as_int, check_seed
 from ..chunks import Slots, check_client, check_processes, check_progress, chunk_size, map_chunks, worker_count
-from ..errors import ArgumentError, InvalidStateError
+from ..errors import ArgumentError
+from ..figures import pyplot, save_figure
 from ..klaverjas.batch import MAX_DEALS, _deal_seed
 from .arrangement import Arrangement
 from .deal import Deal
@@ -168,9 +169,7 @@ class QuintetStudy:
     def plot(self, path: str) -> None:
         """The support sizes (a histogram) and each habit's mean loss with its
         95% interval (bars), into an image file (needs matplotlib)."""
-        from ..klaverjas.studies import _pyplot
-
-        plt = _pyplot()
+        plt = pyplot()
         fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [1, 1.4]})
         left.hist(self.support_size, bins=np.arange(0, int(self.support_size.max()) + 6, 5), color="tab:blue",
                   edgecolor="white")
@@ -185,12 +184,7 @@ class QuintetStudy:
         right.set_xlabel("mean points lost against a best response")
         fig.suptitle(f"Quintet: {self.deals:,} random deals, 95% intervals")
         fig.tight_layout()
-        try:
-            fig.savefig(path, dpi=110)
-        except (OSError, ValueError) as exc:   # a folder or a file that cannot be written; an unknown format
-            raise InvalidStateError(f"cannot write the plot {str(path)!r}: {exc}") from None
-        finally:
-            plt.close(fig)
+        save_figure(fig, path, dpi=110)
 
 
 def quintet_study(

@@ -37,10 +37,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.routing import APIRoute
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from ...errors import IllegalActionError, InvalidStateError, QuartetError
 from .session import BadRequest, GameError, GameService
@@ -58,9 +60,6 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The page's files."""
 
 _STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-# the API's endpoints (below /api/) and the one method each takes: another method gets a 405
-_API_PATHS = ((re.compile(r"games"), "POST"), (re.compile(r"games/[^/]+"), "GET"),
-              (re.compile(r"games/[^/]+/(?:bid|play|next)"), "POST"), (re.compile(r"rankings"), "GET"))
 _NO_STORE = {"Cache-Control": "no-store"}
 
 PLACEHOLDER = """<!doctype html>
@@ -196,12 +195,16 @@ def create_app(db_path: str | os.PathLike[str] | None = None, *, static_dir: str
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
     async def no_api(request: Request, rest: str) -> Response:
-        for pattern, method in _API_PATHS:
-            if pattern.fullmatch(rest):   # an endpoint, asked with a method it does not take
-                response = _error(405, "method_not_allowed",
-                                  f"/api/{rest} takes {method}, not {request.method}")
-                response.headers["Allow"] = method
-                return response
+        # an endpoint asked with a method it does not take: the routes before this one say which
+        allowed = sorted({m for route in request.app.routes
+                          if isinstance(route, APIRoute) and route.endpoint is not no_api
+                          and route.matches(request.scope)[0] == Match.PARTIAL
+                          for m in route.methods or ()})
+        if allowed:
+            response = _error(405, "method_not_allowed",
+                              f"/api/{rest} takes {', '.join(allowed)}, not {request.method}")
+            response.headers["Allow"] = ", ".join(allowed)
+            return response
         return _error(404, "not_found", f"no API endpoint /api/{rest}")
 
     # -- the page ------------------------------------------------------------------------
