@@ -1,12 +1,14 @@
 # Kwartet kernels: exact card-location counting and fast random-bot games.
 #
 # kw_posterior: the number of assignments of the unknown cards to locations
-# (opponents' hands, the side pile) that satisfy per-quartet constraints and the
-# locations' unknown-slot capacities, and for every (location, card) the number
-# of those with the card there.  A dynamic programme over quartets: the state is
-# the count of unknown cards placed in locations 0 .. L-2 (the last location's
-# count follows from the total).  Counts are exact unsigned 128-bit integers
-# (GCC/Clang); they never exceed 6**48 < 2**128.
+# (opponents' hands, the side pile, and in the draw-pile game the single cards
+# drawn unseen) that satisfy per-quartet constraints and the locations'
+# unknown-slot capacities, and for every (location, card) the number of those
+# with the card there.  A dynamic programme over quartets: the state is the count
+# of unknown cards placed in locations 0 .. L-2 (the last location's count
+# follows from the total).  Counts are exact unsigned 128-bit integers
+# (GCC/Clang); they never exceed the multinomial n! / prod(caps!), which the
+# caller checks is below 2**128.
 #
 # kw_sample: assignments drawn exactly uniformly from those kw_posterior counts,
 # by sequential conditional draws backward through the forward table (same
@@ -38,9 +40,9 @@ cdef inline void _kw_add(uint64_t* hi, uint64_t* lo, qs_u128 x) noexcept nogil:
     hi[0] += xh
 
 
-DEF KW_MAXL = 6
-DEF KW_TERM = 24   # per term: 4 slots x KW_MAXL locations
-DEF KW_KEYS = 15625  # 5 ** KW_MAXL
+DEF KW_MAXL = 16
+DEF KW_TERM = 64   # per term: 4 slots x KW_MAXL locations
+DEF KW_KEYS = 8192  # hash slots for a quartet's count vectors (> 2 x C(4 + 15, 4) = 7,752)
 
 
 cdef struct KwTables:
@@ -57,14 +59,15 @@ cdef struct KwTables:
     int64_t* tdelta   # [Q * max_terms]: a term's state step
     uint64_t* tw      # [Q * max_terms]: assignments of the quartet with that term
     uint64_t* twc     # [Q * max_terms * KW_TERM]: ... with slot j at location l
-    int32_t* keymap   # [KW_KEYS]: scratch, count vector -> term
+    int64_t* hkey     # [KW_KEYS]: scratch hash table, count vector key (base 5) or -1
+    int32_t* hval     # [KW_KEYS]: ... its term
     int32_t* T        # [Q + 1]: unknown cards of quartets before q
     int32_t* U        # [Q + 1]: unknown cards of quartets q and after
 
 
 cdef void _kw_tables_free(KwTables* tb) noexcept nogil:
     free(tb.P); free(tb.B); free(tb.digits); free(tb.dsum); free(tb.nterm); free(tb.tv); free(tb.tdelta)
-    free(tb.tw); free(tb.twc); free(tb.keymap); free(tb.T); free(tb.U)
+    free(tb.tw); free(tb.twc); free(tb.hkey); free(tb.hval); free(tb.T); free(tb.U)
 
 
 cdef int _kw_tables_alloc(KwTables* tb, int L, const int32_t[:] caps, int Q, bint backward) noexcept nogil:
@@ -73,7 +76,8 @@ cdef int _kw_tables_alloc(KwTables* tb, int L, const int32_t[:] caps, int Q, bin
     tb.L = L
     tb.D = L - 1
     tb.Q = Q
-    tb.max_terms = 210  # C(4 + 6 - 1, 6 - 1) = 126 < 210
+    # a quartet's count vectors: at most C(4 + L - 1, L - 1) = C(L + 3, 4)
+    tb.max_terms = (L + 3) * (L + 2) * (L + 1) * L // 24
     tb.S = 1
     for d in range(tb.D):
         tb.stride[d] = tb.S
@@ -89,21 +93,23 @@ cdef int _kw_tables_alloc(KwTables* tb, int L, const int32_t[:] caps, int Q, bin
     tb.tdelta = <int64_t*>calloc(<int64_t>Q * tb.max_terms, sizeof(int64_t))
     tb.tw = <uint64_t*>calloc(<int64_t>Q * tb.max_terms, sizeof(uint64_t))
     tb.twc = <uint64_t*>calloc(<int64_t>Q * tb.max_terms * KW_TERM, sizeof(uint64_t))
-    tb.keymap = <int32_t*>malloc(KW_KEYS * sizeof(int32_t))
+    tb.hkey = <int64_t*>malloc(KW_KEYS * sizeof(int64_t))
+    tb.hval = <int32_t*>malloc(KW_KEYS * sizeof(int32_t))
     tb.T = <int32_t*>calloc(Q + 1, sizeof(int32_t))
     tb.U = <int32_t*>calloc(Q + 1, sizeof(int32_t))
     if not (tb.P and (tb.B or not backward) and tb.digits and tb.dsum and tb.nterm and tb.tv and tb.tdelta
-            and tb.tw and tb.twc and tb.keymap and tb.T and tb.U):
+            and tb.tw and tb.twc and tb.hkey and tb.hval and tb.T and tb.U):
         _kw_tables_free(tb)
         return 0
     return 1
 
 
-cdef inline int _kw_assignment_ok(int q, int k, int L, int idx, int* a_j, const uint8_t[:] neg,
-                                  const int32_t[:] cons_loc, const uint8_t[:] cons_mask,
+cdef inline int _kw_assignment_ok(int q, int k, int L, int idx, int* a_j, const uint32_t[:] neg,
+                                  const uint32_t[:] cons_locs, const uint8_t[:] cons_mask,
                                   const uint8_t[:] cons_kind, int64_t c0, int64_t c1) noexcept nogil:
     """Decode assignment ``idx`` (slot j at location a_j[j]) of quartet q's k slots and
-    check the forbidden locations and the quartet's constraints c0 .. c1-1."""
+    check the forbidden locations and the quartet's constraints c0 .. c1-1 (each on a
+    set of locations, cons_locs a bitmask)."""
     cdef int j, x
     cdef int64_t s
     x = idx
@@ -116,36 +122,45 @@ cdef inline int _kw_assignment_ok(int q, int k, int L, int idx, int* a_j, const 
         if cons_kind[s] == 0:
             x = 0
             for j in range(k):
-                if (cons_mask[s] >> j) & 1 and a_j[j] == cons_loc[s]:
+                if (cons_mask[s] >> j) & 1 and (cons_locs[s] >> a_j[j]) & 1:
                     x = 1
             if not x:
                 return 0
         else:
             x = 1
             for j in range(k):
-                if (cons_mask[s] >> j) & 1 and a_j[j] != cons_loc[s]:
+                if (cons_mask[s] >> j) & 1 and not (cons_locs[s] >> a_j[j]) & 1:
                     x = 0
             if x:
                 return 0
     return 1
 
 
-cdef void _kw_build(KwTables* tb, const int32_t[:] caps, const int32_t[:] ucount, const uint8_t[:] neg,
-                    const int32_t[:] cons_q, const int32_t[:] cons_loc, const uint8_t[:] cons_mask,
+cdef inline int64_t _kw_hash_slot(KwTables* tb, int64_t key) noexcept nogil:
+    """The slot of ``key`` in the open-addressing table: where it is, or the empty
+    slot where it goes (the table never fills: a quartet has at most 3,876 keys)."""
+    cdef int64_t h = <int64_t>((<uint64_t>key * 0x9E3779B97F4A7C15ULL) >> 51)  # 13 bits
+    while tb.hkey[h] >= 0 and tb.hkey[h] != key:
+        h = (h + 1) & (KW_KEYS - 1)
+    return h
+
+
+cdef void _kw_build(KwTables* tb, const int32_t[:] caps, const int32_t[:] ucount, const uint32_t[:] neg,
+                    const int32_t[:] cons_q, const uint32_t[:] cons_locs, const uint8_t[:] cons_mask,
                     const uint8_t[:] cons_kind) noexcept nogil:
     """The state digits, the terms of every quartet and the forward counts P."""
     cdef int L = tb.L, D = tb.D, Q = tb.Q, max_terms = tb.max_terms
     cdef int64_t S = tb.S
     cdef int64_t n_cons = cons_q.shape[0]
-    cdef int d, l, j, q, t, k, combos, idx, x, key, ok, base
-    cdef int64_t s, ci, c0, c1
+    cdef int d, l, j, q, t, k, combos, idx, x, ok, base
+    cdef int64_t s, ci, c0, c1, key, h
     cdef int a_j[4]
     cdef int v[KW_MAXL]
-    cdef int pw5[KW_MAXL]
+    cdef int64_t pw5[KW_MAXL]
     cdef qs_u128 val
     cdef int32_t* dg
     for k in range(KW_KEYS):
-        tb.keymap[k] = -1
+        tb.hkey[k] = -1
     pw5[0] = 1
     for l in range(1, KW_MAXL):
         pw5[l] = pw5[l - 1] * 5
@@ -172,7 +187,7 @@ cdef void _kw_build(KwTables* tb, const int32_t[:] caps, const int32_t[:] ucount
         for j in range(k):
             combos *= L
         for idx in range(combos):
-            if not _kw_assignment_ok(q, k, L, idx, a_j, neg, cons_loc, cons_mask, cons_kind, c0, c1):
+            if not _kw_assignment_ok(q, k, L, idx, a_j, neg, cons_locs, cons_mask, cons_kind, c0, c1):
                 continue
             for l in range(L):
                 v[l] = 0
@@ -187,28 +202,26 @@ cdef void _kw_build(KwTables* tb, const int32_t[:] caps, const int32_t[:] ucount
             key = 0
             for l in range(L):
                 key += v[l] * pw5[l]
-            t = tb.keymap[key]
-            if t < 0:
+            h = _kw_hash_slot(tb, key)
+            if tb.hkey[h] < 0:
                 t = tb.nterm[q]
                 tb.nterm[q] += 1
-                tb.keymap[key] = t
+                tb.hkey[h] = key
+                tb.hval[h] = t
                 base = (q * max_terms + t)
                 tb.tdelta[base] = 0
                 for l in range(L):
                     tb.tv[base * KW_MAXL + l] = v[l]
                 for d in range(D):
                     tb.tdelta[base] += v[d] * tb.stride[d]
+            t = tb.hval[h]
             base = (q * max_terms + t)
             tb.tw[base] += 1
             for j in range(k):
                 tb.twc[base * KW_TERM + j * KW_MAXL + a_j[j]] += 1
-        # reset the key map
-        for t in range(tb.nterm[q]):
-            base = q * max_terms + t
-            key = 0
-            for l in range(L):
-                key += tb.tv[base * KW_MAXL + l] * pw5[l]
-            tb.keymap[key] = -1
+        # empty the hash table (whole: removing keys one by one would cut probe chains)
+        for k in range(KW_KEYS):
+            tb.hkey[k] = -1
     # forward: P[q] over states, last location count = T[q] - dsum
     tb.P[0] = 1
     for q in range(Q):
@@ -230,14 +243,15 @@ cdef void _kw_build(KwTables* tb, const int32_t[:] caps, const int32_t[:] ucount
 
 
 def kw_posterior(int L, const int32_t[:] caps, int Q, const int32_t[:] ucount,
-                 const uint8_t[:] neg, const int32_t[:] cons_q, const int32_t[:] cons_loc,
+                 const uint32_t[:] neg, const int32_t[:] cons_q, const uint32_t[:] cons_locs,
                  const uint8_t[:] cons_mask, const uint8_t[:] cons_kind):
     """Count consistent assignments (see the file comment).
 
-    caps[L]: unknown slots per location; ucount[Q]: unknown cards per quartet
-    (slots 0..ucount-1); neg[Q*4]: forbidden-location bitmask per slot;
-    constraints sorted by quartet: kind 0 = "location holds >= 1 slot of mask",
-    kind 1 = "location does not hold every slot of mask".
+    caps[L]: unknown slots per location (L <= 16); ucount[Q]: unknown cards per
+    quartet (slots 0..ucount-1); neg[Q*4]: forbidden-location bitmask per slot;
+    constraints sorted by quartet, each on a set of locations (cons_locs, a
+    bitmask): kind 0 = "the set holds >= 1 slot of mask", kind 1 = "the set does
+    not hold every slot of mask".
     Returns (total_hi, total_lo, num_hi[L, Q, 4], num_lo[L, Q, 4]).
     """
     if L < 1 or L > KW_MAXL:
@@ -260,7 +274,7 @@ def kw_posterior(int L, const int32_t[:] caps, int Q, const int32_t[:] ucount,
     cdef int32_t* dm
     try:
         with nogil:
-            _kw_build(&tb, caps, ucount, neg, cons_q, cons_loc, cons_mask, cons_kind)
+            _kw_build(&tb, caps, ucount, neg, cons_q, cons_locs, cons_mask, cons_kind)
             # backward: B[q] = quartets q..Q-1, last location count = U[q] - dsum
             tb.B[<int64_t>Q * S] = 1
             for q in range(Q - 1, -1, -1):
@@ -338,7 +352,7 @@ cdef inline qs_u128 _kw_below(qs_u128 bound, uint64_t* st) noexcept nogil:
 
 
 def kw_sample(int L, const int32_t[:] caps, int Q, const int32_t[:] ucount,
-              const uint8_t[:] neg, const int32_t[:] cons_q, const int32_t[:] cons_loc,
+              const uint32_t[:] neg, const int32_t[:] cons_q, const uint32_t[:] cons_locs,
               const uint8_t[:] cons_mask, const uint8_t[:] cons_kind, int64_t n, uint64_t seed):
     """``n`` assignments drawn exactly uniformly from those kw_posterior counts.
 
@@ -373,7 +387,7 @@ def kw_sample(int L, const int32_t[:] caps, int Q, const int32_t[:] ucount,
         raise MemoryError("kw_sample: out of memory")
     try:
         with nogil:
-            _kw_build(&tb, caps, ucount, neg, cons_q, cons_loc, cons_mask, cons_kind)
+            _kw_build(&tb, caps, ucount, neg, cons_q, cons_locs, cons_mask, cons_kind)
             total = tb.P[<int64_t>Q * S + S - 1]
             a = 0
             for q in range(Q + 1):
@@ -416,7 +430,7 @@ def kw_sample(int L, const int32_t[:] caps, int Q, const int32_t[:] ucount,
                         for j in range(k):
                             combos *= L
                         for idx in range(combos):
-                            if not _kw_assignment_ok(q, k, L, idx, a_j, neg, cons_loc, cons_mask, cons_kind,
+                            if not _kw_assignment_ok(q, k, L, idx, a_j, neg, cons_locs, cons_mask, cons_kind,
                                                      c_start[q], c_start[q + 1]):
                                 continue
                             for l in range(L):

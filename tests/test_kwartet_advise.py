@@ -146,11 +146,17 @@ def test_advice_refuses_positions_it_cannot_take():
         bot.advise(k)
     # unseen draws
     game = Game(Deck.themed("classic"), players=3, seed=1, rules=Rules.preset("draw"))
-    dealt = game.log[0]
-    k = Knowledge(game.deck, 3, 0, game.initial_hands[0], hand_sizes=dealt.hand_sizes, pile=dealt.pile)
-    with pytest.raises(InvalidStateError):
-        k.draw(1)
-    with pytest.raises(InvalidStateError, match="unavailable"):
+    bots = [kw.NoviceBot(seed=p) for p in range(3)]
+    for p, b in enumerate(bots):
+        b.start(game, p)
+    while not any(isinstance(e, kw.Drew) and e.player != 0 for e in game.log):
+        action = bots[game.to_move].choose()
+        game.ask(action[1], action[2])
+    # without the rules, the record's unseen draw still tells: exact inference goes on,
+    # but the rollouts have no draw pile
+    k = Knowledge.from_log(game.deck, game.private_log(0), 0, game.initial_hands[0])
+    assert 0 < k.count()
+    with pytest.raises(InvalidStateError, match="do not model a draw pile"):
         bot.advise(k)
 
 

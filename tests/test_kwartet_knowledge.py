@@ -180,8 +180,15 @@ def test_knowledge_errors():
     # Kh and Ks are in the pile... both: impossible with a pile of one
     with pytest.raises(InvalidStateError, match="no deal"):
         k3.count()
-    with pytest.raises(InvalidStateError, match="unseen"):
-        Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0).draw(1)
+    # a draw follows a miss (by the asker) or starts the turn of a player without cards
+    k4 = Knowledge(deck, players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
+    with pytest.raises(IllegalActionError, match="draws out of turn"):
+        k4.draw(2)
+    k4.ask(1, 2, "Kh", False)
+    k4.draw(1)  # unseen: the one card aside is now player 1's
+    assert k4.hand_sizes == (5, 6, 5) and k4.pile_size == 0
+    with pytest.raises(InvalidStateError, match="own draw must name the card"):
+        k4.draw(0)
 
 
 def test_speed_target_smoke():

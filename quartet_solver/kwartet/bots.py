@@ -21,7 +21,7 @@ from typing import Any, Union
 
 from ..checks import check_seed
 from ..deprecation import keyword_options
-from ..errors import InvalidStateError
+from ..errors import InvalidStateError, SolverError
 from .decks import Deck
 from .game import Asked, Drew, Event, Game, Laid, Revealed
 from .knowledge import Knowledge
@@ -271,8 +271,8 @@ class InferenceBot(MemoryBot):
     (:class:`~.knowledge.Knowledge`), corrected for how players actually choose their asks;
     among equally likely asks it prefers the quartet it holds most of (finishing quartets)
     and then a quartet it has already shown interest in (hiding information where it costs
-    nothing).  Falls back to :class:`MemoryBot` where exact inference is unavailable
-    (opponents' unseen draws).
+    nothing).  Falls back to :class:`MemoryBot` where exact inference is out of reach
+    (more unseen draws in the draw-pile hybrid than it tracks).
 
     Why the correction: the posterior is exact only for opponents who pick among their legal
     asks without regard to their hands; it reads "``t`` asked for a card of quartet ``q``" as
@@ -301,8 +301,8 @@ class InferenceBot(MemoryBot):
         if self.knowledge is not None:
             try:
                 self.knowledge.apply(e)
-            except InvalidStateError:
-                self.knowledge = None  # unseen draw: fall back to memory
+            except (InvalidStateError, SolverError):
+                self.knowledge = None  # out of reach: fall back to memory
 
     def hit_probability(self, probs: Any, target: int, card: int) -> float:
         """The chance that ``target`` holds ``card``: the posterior ``probs[target, card]``
@@ -319,7 +319,11 @@ class InferenceBot(MemoryBot):
             return super()._scores()
         v = self.view
         assert v is not None
-        probs = self.knowledge.probabilities()
+        try:
+            probs = self.knowledge.probabilities()
+        except SolverError:
+            self.knowledge = None  # too many unseen draws to track: fall back to memory
+            return super()._scores()
         cards = _bits(v.askable())
         return [(self.hit_probability(probs, t, c), t, c) for t in v.targets() for c in cards]
 

@@ -547,8 +547,8 @@ class Game:
                     self._check_over()
                     if self._over:
                         return
-                    if not self._hands[p]:
-                        self._turn = (p + 1) % self.players
+                    if not self._hands[p] or not self._can_act(p):
+                        self._turn = (p + 1) % self.players  # nobody left to ask
                         continue
                 return
             self._turn = (p + 1) % self.players

@@ -24,9 +24,15 @@ ratios rounded once to float64, or exact :class:`fractions.Fraction` values with
 ``exact=True``.
 
 Covered: the standard game, the dealer taking the remainder, the bonus turn,
-memory Kwartet (the middle is the pile location; a reveal is a public move).
-Not covered: an opponent's unseen draw in the draw-pile hybrid raises
-:class:`~quartet_solver.errors.InvalidStateError`.
+memory Kwartet (the middle is the pile location; a reveal is a public move), and
+the draw-pile hybrid.  There an opponent's unseen draw puts a card in their hand
+that the record before it does not concern, so from the first such draw on the
+posterior is taken over where each card came from (a dealt hand, one of the
+unseen draws, or the pile), which fixes where it is now (see
+:mod:`~quartet_solver.kwartet.origins`); a deal then also says which card each
+unseen draw took.  Exact inference tracks up to 16 locations: the other seats,
+the pile and the unseen draws (12 unseen draws at a table of four); a position
+with more raises :class:`~quartet_solver.errors.SolverError`.
 
 >>> from quartet_solver.kwartet import Deck, PILE
 >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=0)
@@ -46,6 +52,7 @@ Not covered: an opponent's unseen draw in the draw-pile hybrid raises
 from __future__ import annotations
 
 import itertools
+import math
 import random as _random
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -60,10 +67,11 @@ from ..deprecation import keyword_options
 from ..errors import IllegalActionError, InvalidStateError, SolverError
 from .decks import CardLike, Deck, QuartetLike
 from .game import Asked, Dealt, Drew, Event, Game, Laid, Revealed
+from .origins import Inconsistent, OriginProblem, origin_problem
 from .rules import Rules, check_count, check_players
 from .turns import Turns
 
-__all__ = ["Knowledge", "PILE", "LAID", "MAX_SAMPLES"]
+__all__ = ["Knowledge", "PILE", "LAID", "MAX_SAMPLES", "MAX_WORK"]
 
 PILE = -1
 """The location of the side pile (also the last row of :meth:`Knowledge.probabilities`)."""
@@ -73,6 +81,11 @@ LAID = -2
 
 MAX_SAMPLES = 1_000_000
 """The most deals one :meth:`Knowledge.sample` call draws."""
+
+MAX_WORK = 400_000_000
+"""After unseen draws: the most steps (states x quartets' count vectors x locations)
+one posterior may take, about a quarter of a second; beyond it the queries raise
+:class:`~quartet_solver.errors.SolverError`."""
 
 _UNKNOWN = -1
 _LAID = LAID
@@ -204,7 +217,7 @@ class Knowledge:
         self._noc: list[list[int]] = []  # [player, mask]: player does not hold all of mask
         self._pending = [(p, q) for p in range(players) if p != me for q in range(self._nq)]
         self._laid_mask = 0
-        self._broken: str | None = None
+        self._replay = False  # from an opponent's unseen draw on: the posterior over origins
         self._version = 0
         self._cache: tuple[int, Any] | None = None
         self.events: list[Event] = []
@@ -346,12 +359,14 @@ class Knowledge:
         is known) every change is undone, so the knowledge stays that of the earlier events."""
         saved = (list(self._where), list(self._known), list(self._neg), list(self._pos), list(self._noc),
                  list(self._pending), self._laid_mask, list(self._sizes), len(self.events), self._version,
-                 self._turns.copy())
+                 self._turns.copy(), self._replay)
         try:
             yield
+            if self._replay:
+                self._check_origins()
         except BaseException:
             (self._where, self._known, self._neg, self._pos, self._noc, self._pending,
-             self._laid_mask, self._sizes, n_events, self._version, self._turns) = saved
+             self._laid_mask, self._sizes, n_events, self._version, self._turns, self._replay) = saved
             del self.events[n_events:]
             raise
 
@@ -389,28 +404,53 @@ class Knowledge:
                 raise IllegalActionError(
                     f"player {asker} asks for {name!r} but holds no card of {self.deck.quartets[q].name!r}"
                 )
-            if self._where[c] == _UNKNOWN:
-                self._neg[c] |= 1 << asker
-            if not self._known[asker] & qmask:
-                s = qmask & ~self._known_mask_all()
-                if not s:
-                    self._fail(f"player {asker} asks for {name!r} but cannot hold a card of its quartet")
-                self._pos.append([asker, s])
-            w = self._where[c]
-            if success:
-                if w == _UNKNOWN:
-                    self._resolve(c, target)
-                elif w != target:
-                    self._fail(f"player {target} handed over {name!r} but it is at {self._loc_name(w)}")
-                self._move(c, target, asker)
-                self._pending.append((asker, q))
+            if self._replay:
+                self._public_ask(asker, target, c, bool(success))
             else:
-                if w == target:
-                    self._fail(f"player {target} denied {name!r} but holds it")
-                if w == _UNKNOWN:
-                    self._neg[c] |= 1 << target
+                self._infer_ask(asker, target, c, bool(success))
             # the turn last, so that an ask wrong in itself says what is wrong with it
             self._turns.action(asker, "hit" if success else "miss", sizes, self._all_laid())
+
+    def _infer_ask(self, asker: int, target: int, c: int, success: bool) -> None:
+        """The constraints of an ask on the cards' current places (no unseen draw yet)."""
+        name = self.deck.full_name(c)
+        q = c // 4
+        qmask = 0xF << (4 * q)
+        if self._where[c] == _UNKNOWN:
+            self._neg[c] |= 1 << asker
+        if not self._known[asker] & qmask:
+            s = qmask & ~self._known_mask_all()
+            if not s:
+                self._fail(f"player {asker} asks for {name!r} but cannot hold a card of its quartet")
+            self._pos.append([asker, s])
+        w = self._where[c]
+        if success:
+            if w == _UNKNOWN:
+                self._resolve(c, target)
+            elif w != target:
+                self._fail(f"player {target} handed over {name!r} but it is at {self._loc_name(w)}")
+            self._move(c, target, asker)
+            self._pending.append((asker, q))
+        else:
+            if w == target:
+                self._fail(f"player {target} denied {name!r} but holds it")
+            if w == _UNKNOWN:
+                self._neg[c] |= 1 << target
+
+    def _public_ask(self, asker: int, target: int, c: int, success: bool) -> None:
+        """An ask after an unseen draw: only the public places change here (the
+        posterior over origins reads the constraints from the events)."""
+        name = self.deck.full_name(c)
+        w = self._where[c]
+        if success:
+            if w != _UNKNOWN and w != target:
+                self._fail(f"player {target} handed over {name!r} but it is at {self._loc_name(w)}")
+            if w == _UNKNOWN:
+                self._where[c] = target
+                self._known[target] |= 1 << c
+            self._move(c, target, asker)
+        elif w == target:
+            self._fail(f"player {target} denied {name!r} but holds it")
 
     def _all_laid(self) -> bool:
         return self._laid_mask == self.deck.full_mask
@@ -421,7 +461,7 @@ class Knowledge:
         pile = self._sizes[self._pile_loc]
         n_open = self._nq - self._laid_mask.bit_count() // 4
         # each blocked quartet needs a card of its own aside; the middle and the draw pile block nothing
-        if not 0 < n_open <= pile or self._broken or self._turns.seen_reveal or self._turns.seen_draw or (
+        if not 0 < n_open <= pile or self._turns.seen_reveal or self._turns.seen_draw or (
                 self._variant is not None and self._variant.set_aside):
             return False
         open_q = [q for q in range(self._nq) if not self._laid_mask >> (4 * q) & 0xF]
@@ -491,9 +531,9 @@ class Knowledge:
             self._touch()
             for c in range(4 * q, 4 * q + 4):
                 w = self._where[c]
-                if w == _UNKNOWN:
+                if w == _UNKNOWN and not self._replay:
                     self._resolve(c, p)
-                elif w != p:
+                elif w != p and w != _UNKNOWN:
                     self._fail(f"player {p} lays {qname!r} but {self.deck.full_name(c)!r} is at {self._loc_name(w)}")
             for c in range(4 * q, 4 * q + 4):
                 self._where[c] = _LAID
@@ -507,24 +547,54 @@ class Knowledge:
         """Memory Kwartet: ``player`` turned up ``card`` from the middle (the pile) and took it."""
         p = self._seat(player, "player")
         c = self.deck.card(card)
+        if self._turns.seen_draw:
+            raise InvalidStateError(f"player {p} reveals a middle card, but cards were drawn from a draw pile: "
+                                    f"a game has a draw pile or memory cards, not both")
         if self._variant is not None and not self._variant.memory:
             raise InvalidStateError(f"player {p} reveals a middle card, but the rules have no memory "
                                     f"cards ({self._variant!r})")
         self._take_from_pile(p, c, Revealed(p, c), "revealed", "middle")
 
     def draw(self, player: int, card: CardLike | None = None) -> None:
-        """Draw-pile hybrid: ``player`` drew from the pile.  Only the observer's own draws
-        (with ``card``) are covered exactly; an unseen draw raises ``InvalidStateError``."""
+        """Draw-pile hybrid: ``player`` drew the top card of the pile; ``card`` is the
+        card when this player saw it (their own draws must name it), ``None`` for a
+        draw they did not see.
+
+        >>> from quartet_solver.kwartet import Deck, Rules
+        >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Kd Qh Jc",
+        ...               rules=Rules(draw_pile=4), dealer=2)
+        >>> k.ask(asker=0, target=1, card="Ad", success=False)
+        >>> k.draw(0, "Js")                                     # my own draw: seen
+        >>> k.ask(asker=1, target=2, card="Kh", success=False)  # so the king lies in the pile
+        >>> k.probability(PILE, "Kh")
+        1.0
+        >>> k.draw(1)                                           # player 1's draw: unseen
+        >>> k.probability(1, "Kh")                              # one of the pile's three cards
+        0.3333333333333333
+        >>> k.hand_sizes, k.pile_size, k.count()
+        ((5, 5, 4), 2, 4095)
+        """
         p = self._seat(player, "player")
         if self._variant is not None and not self._variant.draw_pile:
             raise InvalidStateError(f"player {p} draws from the pile, but the rules have no draw pile "
                                     f"({self._variant!r})")
-        if p != self.me or card is None:
-            self._turns.drew(p, self._sizes, self._all_laid())
-            self._broken = f"player {p} drew an unseen card"
-            raise InvalidStateError(
-                f"exact inference does not cover unseen draws (player {p} drew from the pile)"
-            )
+        if self._turns.seen_reveal:
+            raise InvalidStateError(f"player {p} draws from the pile, but middle cards were turned up: "
+                                    f"a game has a draw pile or memory cards, not both")
+        if card is None:
+            if p == self.me:
+                raise InvalidStateError(f"player {p} is the observer: their own draw must name the card")
+            with self._atomic():
+                self._turns.drew(p, self._sizes, self._all_laid())
+                self._flush()
+                self.events.append(Drew(p))
+                self._touch()
+                if self._sizes[self._pile_loc] <= 0:
+                    self._fail("a card drawn from an empty pile")
+                self._sizes[self._pile_loc] -= 1
+                self._sizes[p] += 1
+                self._replay = True
+            return
         c = self.deck.card(card)
         self._take_from_pile(p, c, Drew(p, c), "drawn", "pile")
 
@@ -540,9 +610,9 @@ class Knowledge:
             self.events.append(event)
             self._touch()
             w = self._where[c]
-            if w == _UNKNOWN:
+            if w == _UNKNOWN and not self._replay:
                 self._resolve(c, self._pile_loc)
-            elif w != self._pile_loc:
+            elif w != self._pile_loc and w != _UNKNOWN:
                 self._fail(f"{self.deck.full_name(c)!r} {verb} from the {place} but it is at {self._loc_name(w)}")
             if self._sizes[self._pile_loc] <= 0:
                 self._fail(f"a card {verb} from an empty {place}")
@@ -578,8 +648,6 @@ class Knowledge:
 
     def _problem(self) -> _Problem:
         """The kernel's input for the current events (see ``cext/kwartet.pxi``)."""
-        if self._broken:
-            raise InvalidStateError(f"exact inference unavailable: {self._broken}")
         nl = self.players + 1
         # constraints, with the pending no-complete checks materialised
         noc = [list(x) for x in self._noc]
@@ -608,7 +676,7 @@ class Knowledge:
             self._fail(f"{unknown.bit_count()} unknown cards for {int(caps.sum())} open places")
         nq = self._nq
         ucount = np.zeros(nq, dtype=np.int32)
-        neg = np.zeros(nq * 4, dtype=np.uint8)
+        neg = np.zeros(nq * 4, dtype=np.uint32)
         slot_card = np.full((nq, 4), -1, dtype=np.int64)
         slot_of = {}
         for q in range(nq):
@@ -637,7 +705,7 @@ class Knowledge:
                     if kind == 0:
                         self._fail(f"player {p} must hold a card but has no unknown places")
                     continue  # "not all at p" holds trivially
-                cons.append((q, lidx[p], smask, kind))
+                cons.append((q, 1 << lidx[p], smask, kind))
         cons.sort()
         states = 1
         for x in caps[:-1]:
@@ -647,15 +715,94 @@ class Knowledge:
         return _Problem(
             locs, caps, ucount, neg, slot_card,
             np.array([x[0] for x in cons], dtype=np.int32),
-            np.array([x[1] for x in cons], dtype=np.int32),
+            np.array([x[1] for x in cons], dtype=np.uint32),
             np.array([x[2] for x in cons], dtype=np.uint8),
             np.array([x[3] for x in cons], dtype=np.uint8),
         )
+
+    def _origin_problem(self, open_end: bool = False) -> OriginProblem:
+        """The kernel's input over the cards' origins (after an unseen draw); with
+        ``open_end`` the lays that the last event may lead to are still to come."""
+        hand, sizes, pile = self._dealt
+        try:
+            return origin_problem(self._n, self.players, self.me, hand, sizes, pile, self.events,
+                                  name=self.deck.full_name, open_end=open_end)
+        except Inconsistent as e:
+            self._fail(str(e))
+        except OverflowError as e:
+            raise SolverError(f"exact inference out of reach: {e}") from None
+
+    def _check_origins(self) -> None:
+        """Refuse an event after which no deal is consistent (the posterior over origins);
+        past what exact inference tracks the event is taken as it comes (the queries
+        then raise :class:`~quartet_solver.errors.SolverError`)."""
+        try:
+            pr = self._origin_problem(open_end=True)
+            self._check_states(pr)
+        except SolverError:
+            return
+        if pr.holders and _core.kw_posterior(len(pr.holders), pr.caps, self._nq, pr.ucount, pr.neg,
+                                             *pr.cons)[:2] == (0, 0):
+            self._fail("no deal is consistent with the events")
+
+    def _check_states(self, pr: OriginProblem) -> None:
+        """Refuse a posterior over origins beyond :data:`MAX_WORK` steps of the kernel
+        (states x count vectors of the quartets x locations)."""
+        states = 1
+        for x in pr.caps[:-1]:
+            states *= int(x) + 1
+        n_loc = len(pr.holders)
+        full = (1 << n_loc) - 1
+        vectors = 0
+        for q in range(self._nq):
+            k = int(pr.ucount[q])
+            ways = 1
+            for j in range(k):
+                ways *= (full & ~int(pr.neg[q * 4 + j])).bit_count()
+            vectors += min(ways, math.comb(k + n_loc - 1, n_loc - 1))
+        if states * (self._nq + 1) > 20_000_000 or states * vectors * n_loc > MAX_WORK:
+            raise SolverError(
+                f"posterior too large: {states} states x {vectors} count vectors x {n_loc} locations "
+                f"({sum(1 for h in range(n_loc) if pr.caps[h] == 1)} of them single draws)"
+            )
+
+    def _solve_origins(self) -> tuple[int, np.ndarray, np.ndarray]:
+        """(total, num_hi, num_lo) over the current places, summed from the origins."""
+        pr = self._origin_problem()
+        self._check_states(pr)
+        nl = self.players + 1
+        hi = np.zeros((nl, self._n), dtype=np.uint64)
+        lo = np.zeros((nl, self._n), dtype=np.uint64)
+        if not pr.holders:
+            return 1, hi, lo
+        th, tl, nh, nlo = _core.kw_posterior(len(pr.holders), pr.caps, self._nq, pr.ucount, pr.neg, *pr.cons)
+        total = (th << 64) | tl
+        if total == 0:
+            self._fail("no deal is consistent with the events")
+        num = [[0] * self._n for _ in range(nl)]
+        for q in range(self._nq):
+            for j in range(int(pr.ucount[q])):
+                c = int(pr.slot_card[q, j])
+                if self._where[c] != _UNKNOWN:
+                    continue  # traced: where it is now is known
+                for i, holder in enumerate(pr.holders):
+                    num[holder][c] += (int(nh[i, q, j]) << 64) | int(nlo[i, q, j])
+        mask64 = (1 << 64) - 1
+        for loc in range(nl):
+            for c in range(self._n):
+                if num[loc][c]:
+                    hi[loc, c] = num[loc][c] >> 64
+                    lo[loc, c] = num[loc][c] & mask64
+        return total, hi, lo
 
     def _solve(self) -> tuple[int, np.ndarray, np.ndarray]:
         """(total, num_hi, num_lo) with num indexed [location, card]; cached."""
         if self._cache is not None and self._cache[0] == self._version:
             return self._cache[1]
+        if self._replay:
+            result = self._solve_origins()
+            self._cache = (self._version, result)
+            return result
         pr = self._problem()
         nl = self.players + 1
         nq = self._nq
@@ -712,9 +859,22 @@ class Knowledge:
         seed = check_seed(seed)
         base = np.array([_LAID if w == _LAID else (PILE if w == self._pile_loc else w) for w in self._where],
                         dtype=np.int8)
-        pr = self._problem()
         stream = _random.Random(seed).getrandbits(64)
         out = np.repeat(base[None, :], count, axis=0)
+        if self._replay:
+            self._solve()  # checks the events and the size of the posterior
+            op = self._origin_problem()
+            if not op.holders or count == 0:
+                return out
+            slots = _core.kw_sample(len(op.holders), op.caps, self._nq, op.ucount, op.neg, *op.cons, count, stream)
+            holders = np.array([PILE if h == self._pile_loc else h for h in op.holders], dtype=np.int8)
+            for q in range(self._nq):
+                for j in range(int(op.ucount[q])):
+                    c = int(op.slot_card[q, j])
+                    if self._where[c] == _UNKNOWN:
+                        out[:, c] = holders[slots[:, q, j]]
+            return out
+        pr = self._problem()
         if not pr.locs or count == 0:
             if not pr.locs:
                 self._solve()  # checks that the one deal left is consistent

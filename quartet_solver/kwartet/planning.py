@@ -246,11 +246,10 @@ class _PositionView(View):
         k = knowledge
         rules = k._variant if k._variant is not None else Rules()
         me = k.me
-        if k._broken:
-            raise InvalidStateError(f"exact inference unavailable for player {me}: {k._broken}")
-        if rules.draw_pile:
+        if rules.draw_pile or k._turns.seen_draw:
+            why = repr(rules) if rules.draw_pile else "the record has draws"
             raise InvalidStateError(
-                f"the planner's rollouts do not model a draw pile ({rules!r}); "
+                f"the planner's rollouts do not model a draw pile ({why}); "
                 f"Knowledge.probabilities() still gives player {me}'s exact posterior")
         hand = k.hand
         for q in range(k.deck.n_quartets):

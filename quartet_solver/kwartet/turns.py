@@ -42,7 +42,7 @@ _HIT = "hit"
 _MISS = "miss"
 _REVEAL = "reveal"
 _DRAW_WAIT = "draw"     # the player to move, out of cards, draws first (draw-pile hybrid)
-_DRAWN = "drawn"        # ... and did: skipped if the draw completed a quartet and left no card
+_DRAWN = "drawn"        # ... and did: skipped if nobody else holds cards to ask for
 
 
 @dataclass(slots=True)
@@ -131,7 +131,7 @@ class Turns:
             self._pass(sizes)
         elif pending == _DRAWN:
             self.pending = None
-            if not sizes[p]:
+            if not sizes[p] or not self._can_act(p, sizes):
                 self._pass(sizes)
 
     def to_move(self, sizes: Sequence[int], laid_all: bool) -> int | None:
@@ -168,6 +168,10 @@ class Turns:
         self.settle(sizes, laid_all)
         if self.pending == _DRAW_WAIT and player == self.turn:
             self.pending = _DRAWN
+            return
+        raise IllegalActionError(
+            f"player {player} draws out of turn: a card is drawn by the asker after a miss, or by the "
+            f"player to move who has no cards" + ("" if self.over else f" (player {self.turn} is to move)"))
 
     def laid(self, player: int, sizes: Sequence[int], laid_all: bool) -> None:
         """``player`` laid a quartet; under the bonus-turn rule one completed during the

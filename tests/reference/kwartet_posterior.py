@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from quartet_solver.kwartet.game import Asked, Dealt, Laid, Revealed
+from quartet_solver.kwartet.game import Asked, Dealt, Drew, Laid, Revealed
 
 
 def _complete(hand: int, nq: int) -> set[int]:
@@ -155,6 +155,115 @@ def brute_deals(n_cards: int, log, me: int, my_hand: int) -> list[tuple[int, ...
             else:
                 hands[loc] |= 1 << c
         res = replay_ok(hands, pile, log, nq)
+        if res is None:
+            continue
+        fh, fp = res
+        where = [-2] * n_cards
+        for p in range(players):
+            for c in range(n_cards):
+                if fh[p] >> c & 1:
+                    where[c] = p
+        for c in range(n_cards):
+            if fp >> c & 1:
+                where[c] = -1
+        out.append(tuple(where))
+    return out
+
+
+def replay_draws_ok(hands: list[int], draws: list[int], pile: int, log, nq: int) -> tuple[list[int], int] | None:
+    """Replay a draw-pile game's ``log`` on a deal whose pile yields the cards
+    ``draws`` in this order (the rest, ``pile``, is never drawn); the final hands
+    and the cards left in the pile, or None when the log does not come out."""
+    hands = list(hands)
+    events = list(log[1:])
+    nxt = 0
+    i = 0
+    initial_lays = set()
+    while i < len(events) and isinstance(events[i], Laid):
+        initial_lays.add((events[i].player, events[i].quartet))
+        i += 1
+    expect = {(p, q) for p in range(len(hands)) for q in _complete(hands[p], nq)}
+    if expect != initial_lays:
+        return None
+    for p, q in initial_lays:
+        hands[p] &= ~(0xF << (4 * q))
+    while i < len(events):
+        e = events[i]
+        i += 1
+        if isinstance(e, Asked):
+            a, t = e.asker, e.target
+            if not hands[a] >> (4 * (e.card // 4)) & 0xF or hands[a] >> e.card & 1:
+                return None
+            has = bool(hands[t] >> e.card & 1)
+            if has != e.hit:
+                return None
+            if not has:
+                continue
+            hands[t] &= ~(1 << e.card)
+            hands[a] |= 1 << e.card
+            receiver, got = a, e.card
+        elif isinstance(e, Drew):
+            got = draws[nxt]
+            nxt += 1
+            if e.card is not None and e.card != got:
+                return None
+            hands[e.player] |= 1 << got
+            receiver = e.player
+        else:
+            return None  # lays only follow a completion; no reveals with a draw pile
+        q = got // 4
+        complete = hands[receiver] >> (4 * q) & 0xF == 0xF
+        laid_next = i < len(events) and isinstance(events[i], Laid) and events[i] == Laid(receiver, q)
+        if complete != laid_next:
+            return None
+        if complete:
+            hands[receiver] &= ~(0xF << (4 * q))
+            i += 1
+    assert nxt == len(draws)
+    return hands, pile
+
+
+def brute_draw_deals(n_cards: int, log, me: int, my_hand: int) -> list[tuple[int, ...]]:
+    """Every deal of a draw-pile game consistent with ``log`` as player ``me`` saw it
+    (their own draws shown), as the tuple of each card's location now (seat, -1 for
+    the pile, -2 for a laid card).
+
+    A deal here is the dealt hands, the cards drawn so far in their order, and the
+    set of cards still in the pile: every shuffle of the pile is equally likely, and
+    each such deal stands for the same number of shuffles, so they are equally
+    likely too."""
+    d: Dealt = log[0]
+    sizes = list(d.hand_sizes)
+    players = len(sizes)
+    nq = n_cards // 4
+    drawn = [e for e in log[1:] if isinstance(e, Drew)]
+    mine = 0
+    for e in drawn:
+        if e.card is not None:
+            mine |= 1 << e.card
+    rest = [c for c in range(n_cards) if not (my_hand | mine) >> c & 1]
+    caps: dict[object, int] = {p: sizes[p] for p in range(players) if p != me}
+    for i, e in enumerate(drawn):
+        if e.card is None:
+            caps[("draw", i)] = 1
+    left = d.pile - len(drawn)
+    if left:
+        caps["pile"] = left
+    assert sum(caps.values()) == len(rest)
+    out = []
+    for assign in _assignments(len(rest), caps):
+        hands = [0] * players
+        hands[me] = my_hand
+        pile = 0
+        seq = [e.card for e in drawn]
+        for c, loc in zip(rest, assign):
+            if loc == "pile":
+                pile |= 1 << c
+            elif isinstance(loc, tuple):
+                seq[loc[1]] = c
+            else:
+                hands[loc] |= 1 << c
+        res = replay_draws_ok(hands, seq, pile, log, nq)
         if res is None:
             continue
         fh, fp = res
