@@ -1,7 +1,7 @@
 """Kwartet benchmarks: exact posterior time by game stage, games/s per bot type, and
 the ladder of the planning player.
 
-Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|all] [--games 2000]
+Run: python benchmarks/kwartet.py [--part posterior|speed|ladder|draw|all] [--games 2000]
      [--samples N] [--candidates N] [--depth N] [--diverse N] [--models auto,memory,public] [--jobs 2]
      [--seeds 2024,12,13] [--rules standard|memory|...] [--opponents memory,inference,erratic,forgetful,mixed]
      [--json FILE]
@@ -30,6 +30,13 @@ missed at it.
 With ``--rules memory`` (memory Kwartet) the tip counts also hold the middle cards the
 bot turned up (``reveals``, in the JSON).
 
+``--part draw`` measures the draw-pile hybrid (the ``draw`` preset: 8 cards in the
+draw pile): how long the exact posterior takes through the opponents' unseen draws and
+how often it is out of reach, by table size; and InferenceBot with exact inference
+through the draws against :class:`MemoryAfterDrawBot`, the same bot that asks as
+MemoryBot from the first unseen draw on, on the same deals (``--games``, ``--seed``,
+``--opponents``).
+
 Besides the library's bots, a table may be played against :class:`ErraticBot`
 (``"erratic"``, :data:`OPPONENTS`), an opponent that often asks against its hand,
 against :class:`ForgetfulBot` (``"forgetful"``), a MemoryBot that misses part of the
@@ -47,6 +54,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from quartet_solver import kwartet as kw
+from quartet_solver.errors import SolverError
 from quartet_solver.kwartet.bots import Action, Bot
 from quartet_solver.kwartet.game import Event
 from quartet_solver.kwartet.simulate import BOTS, wilson
@@ -240,6 +248,74 @@ class ForgetfulBot(kw.MemoryBot):
             super()._observe(e)
 
 
+class MemoryAfterDrawBot(kw.InferenceBot):
+    """InferenceBot that gives up exact inference at the first unseen draw of another
+    player and asks as MemoryBot from then on."""
+
+    name = "inference-memory-after-draw"
+
+    def _observe(self, e: Event) -> None:
+        if isinstance(e, kw.Drew) and e.card is None:
+            self.knowledge = None
+        super()._observe(e)
+
+
+def draw_posterior_times(games: int = 3) -> list[tuple[str, int, int, float, float]]:
+    """Per table: (name, positions queried, positions out of reach, median ms, max ms)
+    of seat 0's exact posterior after every event of MemoryBot games with the draw
+    preset, from the first unseen draw on."""
+    out = []
+    for name, deck, players in [("classic 32 cards, 3 players", kw.Deck.themed("classic"), 3),
+                                ("classic 32 cards, 4 players", kw.Deck.themed("classic"), 4),
+                                ("classic 32 cards, 5 players", kw.Deck.themed("classic"), 5),
+                                ("world 48 cards, 6 players", kw.Deck.themed("world"), 6)]:
+        times: list[float] = []
+        refused = 0
+        for seed in range(games):
+            g = kw.Game(deck, players, seed=seed, rules=kw.Rules.preset("draw"))
+            kw.play(g, [kw.MemoryBot(seed=p) for p in range(players)])
+            log = g.private_log(0)
+            k = kw.Knowledge(deck, players, 0, g.initial_hands[0], rules=g.rules, dealer=g.dealer)
+            unseen = False
+            for i, ev in enumerate(log[1:], 1):
+                k.apply(ev)
+                unseen = unseen or (isinstance(ev, kw.Drew) and ev.card is None)
+                if not unseen or (i + 1 < len(log) and isinstance(log[i + 1], kw.Laid)):
+                    continue  # before the first unseen draw, or between a completion and its lay
+                k2 = kw.Knowledge.from_log(deck, log[:i + 1], 0, g.initial_hands[0], rules=g.rules)
+                t0 = time.perf_counter()
+                try:
+                    k2.probabilities()
+                except SolverError:
+                    refused += 1
+                    continue
+                times.append(time.perf_counter() - t0)
+        out.append((name, len(times) + refused, refused, statistics.median(times) * 1e3 if times else 0.0,
+                    max(times, default=0.0) * 1e3))
+    return out
+
+
+def _draw_match(job: tuple[str, str, int, int]) -> dict[str, Any]:
+    bot_name, opponent, games, seed = job
+    bot = kw.InferenceBot(seed=seed) if bot_name == "inference" else MemoryAfterDrawBot(seed=seed)
+    t0 = time.perf_counter()
+    r = kw.simulate([bot, opponent, opponent, opponent], games=games, seed=seed, deck=kw.Deck.themed("classic"),
+                    rules=kw.Rules.preset("draw"))
+    s = r.stats[0]
+    return {"bot": bot.name, "opponent": opponent, "games": games, "seed": seed, "rules": "draw",
+            "win_rate": s.win_rate, "win_ci": list(wilson(s.win_rate, games)), "quartets": s.quartets_mean,
+            "seconds": time.perf_counter() - t0}
+
+
+def draw_table(games: int, seed: int, opponents: tuple[str, ...], jobs: int) -> list[dict[str, Any]]:
+    """InferenceBot against MemoryAfterDrawBot, three of each opponent, draw preset."""
+    todo = [(b, opp, games, seed) for opp in opponents for b in ("inference", "memory-after-draw")]
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            return list(pool.map(_draw_match, todo))
+    return [_draw_match(j) for j in todo]
+
+
 OPPONENTS: dict[str, Any] = {"erratic": ErraticBot, "forgetful": ForgetfulBot,
                              "mixed": ("memory", "inference", ErraticBot)}
 """Ladder opponents beyond the library's bots, by name: a bot for all three seats,
@@ -372,7 +448,7 @@ def _seed_list(text: str) -> tuple[int, ...]:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--part", choices=("posterior", "speed", "ladder", "all"), default="all")
+    ap.add_argument("--part", choices=("posterior", "speed", "ladder", "draw", "all"), default="all")
     ap.add_argument("--games", type=int, default=2000, help="games per ladder table (default 2000)")
     ap.add_argument("--samples", type=int, default=PLANNER_DEFAULTS["samples"],
                     help=f"PlanningBot deals per decision (default {PLANNER_DEFAULTS['samples']})")
@@ -410,6 +486,22 @@ def main():
         rows = ladder(args.games, args.samples, args.candidates, args.jobs, args.seed, models, args.seeds,
                       args.depth, args.diverse, args.rules, opponents)
         print_ladder(rows)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(rows, f, indent=1)
+    if args.part == "draw":
+        print("Draw-pile hybrid (8 cards), seat 0's exact posterior from the first unseen draw on, MemoryBot games")
+        print(f"{'table':<32} {'positions':>9} {'out of reach':>12} {'median ms':>10} {'max ms':>8}")
+        for name, n, refused, med, mx in draw_posterior_times():
+            print(f"{name:<32} {n:>9} {refused:>12} {med:>10.2f} {mx:>8.2f}")
+        print(f"\nInferenceBot through the draws against the same bot asking as MemoryBot from the first unseen "
+              f"draw on; 4 players, classic deck, draw preset, seats rotated, {args.games} games, seed {args.seed}")
+        rows = draw_table(args.games, args.seed, opponents, args.jobs)
+        print(f"{'bot':<30} {'against':<12} {'win rate':>9} {'95% interval':>16} {'quartets':>9} {'s':>7}")
+        for r in rows:
+            lo, hi = r["win_ci"]
+            print(f"{r['bot']:<30} {'3 x ' + r['opponent']:<12} {r['win_rate']:>9.2%} "
+                  f"{f'[{lo:.1%}, {hi:.1%}]':>16} {r['quartets']:>9.2f} {r['seconds']:>7.0f}")
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:
                 json.dump(rows, f, indent=1)
