@@ -161,3 +161,33 @@ def test_reveal_where_there_is_no_middle():
     me.start(game, seat)
     assert me.choose() == ("ask", t, c)
     assert "no middle cards" in "\n".join(shown)
+
+
+def test_hint_in_a_draw_pile_game_is_the_inference_choice():
+    """With a draw pile the planner has no rollouts; the hint names the ask the inference
+    bot rates likeliest, by the exact posterior through the others' unseen draws."""
+    game = Game(DECKS["classic"], players=4, seed=7, rules=kw.Rules.preset("draw"))
+    others = [kw.MemoryBot(seed=p) for p in range(4)]
+    for p, b in enumerate(others):
+        b.start(game, p)
+    while not (game.to_move == 0 and any(isinstance(e, kw.Drew) and e.player != 0 for e in game.log)):
+        action = others[game.to_move].choose()
+        game.ask(action[1], action[2])
+    typed = iter(["hint", "quit"])
+    shown: list[str] = []
+    me = ConsolePlayer(seed=2, read=lambda prompt: next(typed), write=shown.append)
+    me.start(game, 0)
+    with pytest.raises(GameLeft, match="left the game"):
+        me.choose()
+    text = "\n".join(shown)
+    assert "asks as the inference bot (exact posterior)" in text
+    ref = kw.InferenceBot(seed=0)
+    ref.start(game, 0)
+    ref._update()
+    best = max(s for s, _, _ in ref._scores())
+    lines = [line for line in shown if "estimated hit chance" in line]
+    assert lines[0].startswith(">") and float(lines[0].rsplit(" ", 1)[1]) == round(best, 2)
+    hinted = next(line for line in shown if line.startswith("hint: ask P"))
+    t = int(hinted.split("P", 1)[1].split(" ", 1)[0])
+    card = game.deck.card(hinted.split(" for ", 1)[1])
+    assert (t, card) in game.legal_asks()

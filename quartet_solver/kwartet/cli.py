@@ -241,8 +241,9 @@ def _cmd_infer(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(k.to_dict(), ensure_ascii=False))
     else:
+        table = k.pretty()
         print(f"after {game.asks} asks, seen by player {args.seat} (hand: {deck.format(game.hand(args.seat))})")
-        print(k.pretty())
+        print(table)
     return 0
 
 

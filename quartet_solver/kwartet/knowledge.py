@@ -761,9 +761,10 @@ class Knowledge:
                 ways *= (full & ~int(pr.neg[q * 4 + j])).bit_count()
             vectors += min(ways, math.comb(k + n_loc - 1, n_loc - 1))
         if states * (self._nq + 1) > 20_000_000 or states * vectors * n_loc > MAX_WORK:
+            draws = sum(1 for e in self.events if isinstance(e, Drew) and e.card is None)
             raise SolverError(
-                f"posterior too large: {states} states x {vectors} count vectors x {n_loc} locations "
-                f"({sum(1 for h in range(n_loc) if pr.caps[h] == 1)} of them single draws)"
+                f"exact inference is out of reach after {draws} unseen draws: {states} states x {vectors} "
+                f"count vectors x {n_loc} locations is past MAX_WORK ({MAX_WORK:,} steps)"
             )
 
     def _solve_origins(self) -> tuple[int, np.ndarray, np.ndarray]:
@@ -889,7 +890,10 @@ class Knowledge:
         return out
 
     def count(self) -> int:
-        """The number of deals consistent with the observer's hand and the events (exact)."""
+        """The number of deals consistent with the observer's hand and the events (exact).
+
+        After an opponent's unseen draw a deal also says which card each unseen draw
+        took (the rest of the draw pile in no order)."""
         return self._solve()[0]
 
     @keyword_options

@@ -94,6 +94,15 @@ def origin_problem(
     Raises :class:`Inconsistent` when the record cannot have happened, and
     :class:`OverflowError` when the unseen draws need more than
     :data:`MAX_LOCATIONS` locations or the counts could pass 128 bits.
+
+    Twelve cards, three players of three, three in the pile; player 1 misses and
+    draws unseen.  The origins: that draw (one card, now with player 1), the pile's
+    two cards left, and the hands dealt to players 1 and 2:
+
+    >>> from quartet_solver.kwartet.game import Asked, Drew
+    >>> pr = origin_problem(12, 3, 0, 0b0111, [3, 3, 3], 3, [Asked(1, 2, 5, False), Drew(1)])
+    >>> pr.holders, pr.caps.tolist()
+    ([1, 3, 1, 2], [1, 2, 3, 3])
     """
     nq = n_cards // 4
     pile_o = players  # origin: still in the pile now
