@@ -300,3 +300,39 @@ def test_bad_planner_arguments_raise_argument_errors():
         Rules(memory=-1)
     with pytest.raises(InvalidStateError, match="hand_sizes must be a list of counts"):
         Knowledge.from_log(DECKS["AKQJ"], [kw.Dealt(2, None, 1)], 0, "Ac Ad Qc Jc Js")  # type: ignore[arg-type]
+
+
+def test_advice_in_a_draw_pile_game_is_the_inference_bots_ask():
+    """With a draw pile advise runs no rollouts: it names the ask the planner makes there,
+    the inference bot's (through the other players' unseen draws), values = estimates."""
+    for seed in range(3):
+        game = Game(Deck.themed("classic"), players=4, seed=seed, rules=Rules.preset("draw"))
+        bots = [kw.MemoryBot(seed=p) for p in range(4)]
+        for p, b in enumerate(bots):
+            b.start(game, p)
+        while not (game.to_move == 0 and any(isinstance(e, kw.Drew) and e.player != 0 for e in game.log)):
+            action = bots[game.to_move].choose()
+            game.ask(action[1], action[2])
+        k = Knowledge.from_game(game, 0)
+        d = PlanningBot(seed=seed).advise(k)
+        assert d.rollouts == 0 and d.values == d.prior and set(d.errors) == {0.0}
+        fresh = PlanningBot(seed=seed)
+        fresh.start(game, 0)
+        assert fresh.choose() == ("ask", *d.candidates[d.chosen])
+        ref = kw.InferenceBot(seed=seed)
+        ref.start(game, 0)
+        assert ref.choose() == ("ask", *d.candidates[d.chosen])
+
+
+def test_written_draws_read_back():
+    deck = Deck.standard("AKQJ")
+    events = kw.parse_events(deck, "0 asks 1 for Ad: no; 0 draws Js; 1 asks 2 for Kh: no; P1 draws a card; 2 draws")
+    assert events[1] == kw.Drew(0, deck.card("Js")) and events[3] == kw.Drew(1) and events[4] == kw.Drew(2)
+    k = Knowledge(deck, players=3, me=0, hand="Ac Kd Qh Jc", rules=Rules(draw_pile=4), dealer=2)
+    kw.replay_record(k, "0 asks 1 for Ad: no\n0 draws Js\n1 asks 2 for Kh: no\n1 draws a card")
+    assert k.probability(1, "Kh") == pytest.approx(1 / 3)
+    with pytest.raises(NotationError, match="line 1"):
+        kw.parse_events(deck, "0 draws Xx")
+    with pytest.raises(IllegalActionError, match="line 1.*draws out of turn"):
+        kw.replay_record(Knowledge(deck, players=3, me=0, hand="Ac Kd Qh Jc", rules=Rules(draw_pile=4), dealer=2),
+                         "2 draws a card")

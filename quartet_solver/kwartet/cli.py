@@ -304,11 +304,16 @@ def _cmd_advise(args: argparse.Namespace) -> int:
         what = "turn up a middle card" if r["action"] == "reveal" else f"P{r['target']} for {r['card']}"
         print(f"{mark} {what:<34} {r['hit_chance']:>10.3f} "
               f"{r['estimate']:>9.3f} {r['value']:>7.3f} {r['error']:>6.3f}")
-    print("hit chance: the exact posterior; estimate: the same, corrected for players asking in the\n"
-          "quartets they collect; value: the planner's mean outcome of the ask over its played-out games\n"
-          f"(its win share + {bot.quartet_weight:g} x its quartet share), +- one standard error")
-    models = ", ".join(f"P{p} {m}" for p, m in enumerate(bot.opponent_models) if m is not None)
-    print(f"the opponents as the planner models them from their asks: {models}")
+    if decision.rollouts:
+        print("hit chance: the exact posterior; estimate: the same, corrected for players asking in the\n"
+              "quartets they collect; value: the planner's mean outcome of the ask over its played-out games\n"
+              f"(its win share + {bot.quartet_weight:g} x its quartet share), +- one standard error")
+        models = ", ".join(f"P{p} {m}" for p, m in enumerate(bot.opponent_models) if m is not None)
+        print(f"the opponents as the planner models them from their asks: {models}")
+    else:
+        print("hit chance: the exact posterior (through the other players' unseen draws); estimate: the same,\n"
+              "corrected for players asking in the quartets they collect. With a draw pile the planner does\n"
+              "not play asks out (its rollouts have no draws): it asks as the inference bot, value = estimate")
     if reveal:
         print("a middle card turned up is surely taken (hit chance 1), and the turn passes")
     what = ("turn up a middle card" if best["action"] == "reveal"
@@ -399,8 +404,9 @@ def register(parser: argparse.ArgumentParser, add_common: Callable[[argparse.Arg
         description="Read a game from one player's seat (the dealt hand and the public events: asks, "
         "answers, lays) and print the ask the planning bot would make there, with each candidate's exact hit "
         "chance and rollout value. The events are written one a line (or separated by ';'): "
-        "'1 asks 2 for Ks: yes', '2 asks 0 for Jd: no', '1 lays K', in memory Kwartet '2 turns up Qh'; seats "
-        "count from 0. The events must follow the turn (the first ask is by the seat left of the dealer; a hit "
+        "'1 asks 2 for Ks: yes', '2 asks 0 for Jd: no', '1 lays K', in memory Kwartet '2 turns up Qh', with a "
+        "draw pile '2 draws a card' and your own draws '0 draws Js' (there the advice is the inference bot's "
+        "ask, without rollouts); seats count from 0. The events must follow the turn (the first ask is by the seat left of the dealer; a hit "
         "keeps the turn, a miss passes it left), and the advice is for --seat, which must be the player to move.",
     )
     ad.add_argument("--deck", default="classic",

@@ -246,11 +246,6 @@ class _PositionView(View):
         k = knowledge
         rules = k._variant if k._variant is not None else Rules()
         me = k.me
-        if rules.draw_pile or k._turns.seen_draw:
-            why = repr(rules) if rules.draw_pile else "the record has draws"
-            raise InvalidStateError(
-                f"the planner's rollouts do not model a draw pile ({why}); "
-                f"Knowledge.probabilities() still gives player {me}'s exact posterior")
         hand = k.hand
         for q in range(k.deck.n_quartets):
             if hand >> (4 * q) & 0xF == 0xF:
@@ -827,8 +822,12 @@ class PlanningBot(InferenceBot):
         planner cannot take: it is not the observer's turn, the observer has no action
         (no cards or nobody to ask, and no middle card to turn up), the game is over (by
         what the observer can know), a complete quartet is still
-        in the observer's hand, the rules have a draw pile, or exact inference is
-        unavailable.
+        in the observer's hand, or exact inference is unavailable.
+
+        With a draw pile (the rules', or draws in the record) the rollouts, which have
+        no draws, are not run: the decision is the :class:`~.bots.InferenceBot` ask that
+        :meth:`choose` makes there, the candidates valued by their estimated hit chance
+        (``values`` equal to ``prior``, ``rollouts`` 0).
 
         >>> from quartet_solver.kwartet import Deck, Knowledge
         >>> k = Knowledge(Deck.standard("AKQJ"), players=3, me=0, hand="Ac Ad Qc Jc Js", dealer=1)
@@ -844,6 +843,8 @@ class PlanningBot(InferenceBot):
         self.rng = _random.Random(self.seed)
         self._begin(view)
         self._update()
+        if view.rules.draw_pile or knowledge._turns.seen_draw:
+            return self._advise_without_rollouts()
         if self.knowledge is None:
             raise InvalidStateError(f"exact inference is unavailable for player {view.seat}'s position")
         scored = self._scores()
@@ -851,3 +852,21 @@ class PlanningBot(InferenceBot):
         first = self._deals(self.samples)
         return self._decide(self._shortlist(scored), first, t0)
 
+    def _advise_without_rollouts(self) -> Decision:
+        """The inference bot's ask (what :meth:`choose` plays with a draw pile), its
+        candidates valued by their estimated hit chance; no rollouts."""
+        t0 = time.perf_counter()
+        scored = self._scores()
+        short = self._shortlist(scored)
+        action = self._pick(scored)
+        candidates = [(t, c) for _, t, c in short]
+        prior = [s for s, _, _ in short]
+        picked = (action[1], action[2])
+        if picked not in candidates:
+            estimate = next(s for s, t, c in scored if (t, c) == picked)
+            candidates.insert(0, picked)
+            prior.insert(0, estimate)
+        decision = Decision(tuple(candidates), tuple(prior), tuple(prior), 0, time.perf_counter() - t0,
+                            candidates.index(picked), (0.0,) * len(candidates))
+        self.last_decision = decision
+        return decision

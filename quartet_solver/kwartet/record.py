@@ -8,6 +8,8 @@
     2 asks 0 for Composers: Bach, no
     1 lays K                  # a quartet laid down (name, rank text, or index)
     2 turns up Qh             # memory Kwartet: a middle card turned up and taken
+    2 draws a card            # the draw-pile game: a draw you did not see
+    0 draws Js                # ... and one you saw (your own)
 
 Lines may also be separated by ``;``; ``#`` starts a comment.  Cards and quartets
 are named as the deck names them (:meth:`~.decks.Deck.card`,
@@ -33,7 +35,7 @@ import re
 
 from ..errors import InvalidStateError, NotationError, QuartetError
 from .decks import Deck
-from .game import Asked, Event, Laid, Revealed
+from .game import Asked, Drew, Event, Laid, Revealed
 from .knowledge import Knowledge
 
 __all__ = ["parse_events", "replay_record"]
@@ -42,6 +44,7 @@ _SEAT = r"[Pp]?(\d{1,3})(?:\([^()]*\))?"  # "P2(novice)", as kwartet play prints
 _ASK = re.compile(rf"^{_SEAT}\s+asks\s+{_SEAT}\s+(?:for\s+)?(.+?)(?:\s*[:,]\s*|\s+)(yes|no|hit|miss)$", re.I)
 _LAY = re.compile(rf"^{_SEAT}\s+lays\s+(?:down\s+)?(.+?)$", re.I)
 _REVEAL = re.compile(rf"^{_SEAT}\s+(?:turns\s+up|reveals)\s+(.+?)$", re.I)
+_DRAW = re.compile(rf"^{_SEAT}\s+draws(?:\s+(a\s+card|.+?))?$", re.I)
 _HIT = {"yes": True, "hit": True, "no": False, "miss": False}
 
 
@@ -70,11 +73,15 @@ def _event(deck: Deck, number: int, line: str) -> Event:
         m = _REVEAL.match(line)
         if m:
             return Revealed(int(m[1]), deck.card(m[2]))
+        m = _DRAW.match(line)
+        if m:
+            seen = m[2] is not None and " ".join(m[2].split()).lower() != "a card"
+            return Drew(int(m[1]), deck.card(m[2]) if seen else None)
     except NotationError as exc:
         raise NotationError(f"line {number} ({line!r}): {exc}") from None
     raise NotationError(
-        f"line {number} ({line!r}): not an event; write 'A asks T for CARD: yes' (or no), 'P lays QUARTET' "
-        f"or 'P turns up CARD'"
+        f"line {number} ({line!r}): not an event; write 'A asks T for CARD: yes' (or no), 'P lays QUARTET', "
+        f"'P turns up CARD' or 'P draws' (a card you saw: 'P draws CARD')"
     )
 
 
@@ -90,7 +97,7 @@ def parse_events(deck: Deck, text: str) -> list[Event]:
     >>> parse_events(Deck.themed(), "2 takes Bach")
     Traceback (most recent call last):
     ...
-    quartet_solver.errors.NotationError: line 1 ('2 takes Bach'): not an event; write 'A asks T for CARD: yes' (or no), 'P lays QUARTET' or 'P turns up CARD'
+    quartet_solver.errors.NotationError: line 1 ('2 takes Bach'): not an event; write 'A asks T for CARD: yes' (or no), 'P lays QUARTET', 'P turns up CARD' or 'P draws' (a card you saw: 'P draws CARD')
     """
     if not isinstance(deck, Deck):
         raise InvalidStateError(f"deck must be a kwartet.Deck, got {deck!r}")
