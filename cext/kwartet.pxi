@@ -10,6 +10,8 @@
 # (GCC/Clang); they never exceed the multinomial n! / prod(caps!), which the
 # caller checks is below 2**128.
 #
+# kw_count: the total alone (the forward table).
+#
 # kw_sample: assignments drawn exactly uniformly from those kw_posterior counts,
 # by sequential conditional draws backward through the forward table (same
 # tables, built by _kw_build; the draws use a splitmix64 stream and rejection,
@@ -240,6 +242,26 @@ cdef void _kw_build(KwTables* tb, const int32_t[:] caps, const int32_t[:] ucount
                 if not ok or tb.T[q] - tb.dsum[s] + tb.tv[base * KW_MAXL + D] > tb.cap_last:
                     continue
                 tb.P[<int64_t>(q + 1) * S + s + tb.tdelta[base]] += val * tb.tw[base]
+
+
+def kw_count(int L, const int32_t[:] caps, int Q, const int32_t[:] ucount,
+             const uint32_t[:] neg, const int32_t[:] cons_q, const uint32_t[:] cons_locs,
+             const uint8_t[:] cons_mask, const uint8_t[:] cons_kind):
+    """The number of consistent assignments alone (kw_posterior's total, from the
+    forward table only), as (total_hi, total_lo)."""
+    if L < 1 or L > KW_MAXL:
+        raise ValueError(f"kw_count: L must be 1..{KW_MAXL}, got {L}")
+    cdef KwTables tb
+    if not _kw_tables_alloc(&tb, L, caps, Q, False):
+        raise MemoryError("kw_count: out of memory")
+    cdef qs_u128 total = 0
+    try:
+        with nogil:
+            _kw_build(&tb, caps, ucount, neg, cons_q, cons_locs, cons_mask, cons_kind)
+            total = tb.P[<int64_t>Q * tb.S + tb.S - 1]
+    finally:
+        _kw_tables_free(&tb)
+    return int(qs_u128_hi(total)), int(qs_u128_lo(total))
 
 
 def kw_posterior(int L, const int32_t[:] caps, int Q, const int32_t[:] ucount,

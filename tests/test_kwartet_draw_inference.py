@@ -211,3 +211,20 @@ def test_a_draw_that_leaves_nobody_to_ask_passes_the_turn():
     i = next(i for i in range(2, len(g.log)) if g.log[i - 2:i] == (Asked(1, 2, 4, True), Laid(1, 1)))
     assert g.log[i:i + 2] == (Drew(2), Drew(0))
     _replay_turns(g)
+
+
+def test_count_kernel_is_the_posteriors_total():
+    """kw_count (the forward table alone, the consistency check of every event after an
+    unseen draw) gives kw_posterior's total, before and after unseen draws."""
+    from quartet_solver import _core
+
+    for seed in range(30):
+        g = _game(seed, "AKQJ", 4, 8, seed % 2 == 0, seed % 8)
+        k = Knowledge.from_game(g, seed % 4)
+        pr = k._origin_problem() if k._replay else k._problem()
+        n_loc = len(pr.holders) if k._replay else len(pr.locs)
+        if not n_loc:
+            continue
+        args = (n_loc, pr.caps, 4, pr.ucount, pr.neg, *pr.cons)
+        assert _core.kw_count(*args) == _core.kw_posterior(*args)[:2]
+        assert (_core.kw_count(*args)[0] << 64 | _core.kw_count(*args)[1]) == k.count()

@@ -475,8 +475,8 @@ class Knowledge:
                     if self._where[c] == _UNKNOWN:
                         self._neg[c] |= 1 << self._pile_loc
                 pr = self._problem()
-                free = not pr.locs or _core.kw_posterior(len(pr.locs), pr.caps, self._nq, pr.ucount, pr.neg,
-                                                         *pr.cons)[:2] != (0, 0)
+                free = not pr.locs or _core.kw_count(len(pr.locs), pr.caps, self._nq, pr.ucount, pr.neg,
+                                                     *pr.cons) != (0, 0)
                 self._neg[:] = saved
                 if free:
                     return False  # some deal leaves this quartet open to play
@@ -741,8 +741,8 @@ class Knowledge:
             self._check_states(pr)
         except SolverError:
             return
-        if pr.holders and _core.kw_posterior(len(pr.holders), pr.caps, self._nq, pr.ucount, pr.neg,
-                                             *pr.cons)[:2] == (0, 0):
+        if pr.holders and _core.kw_count(len(pr.holders), pr.caps, self._nq, pr.ucount, pr.neg,
+                                         *pr.cons) == (0, 0):
             self._fail("no deal is consistent with the events")
 
     def _check_states(self, pr: OriginProblem) -> None:
