@@ -859,6 +859,7 @@ class PlanningBot(InferenceBot):
         scored = self._scores()
         short = self._shortlist(scored)
         action = self._pick(scored)
+        assert len(action) == 3  # a draw-pile game has no middle cards to turn up
         candidates = [(t, c) for _, t, c in short]
         prior = [s for s, _, _ in short]
         picked = (action[1], action[2])
