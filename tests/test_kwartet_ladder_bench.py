@@ -218,3 +218,19 @@ def test_exposure_counts_conserve_cards(seed: int, rules: str, seat: int) -> Non
     assert 0 <= x["lost_traced"] <= min(x["lost"], took + shown)
     misses = [m.exposure(g.log, p)["misses_at"] for p in range(4)]
     assert sum(misses) == sum(1 for e in g.log if isinstance(e, kw.Asked) and not e.hit) and misses[seat] == x["misses_at"]
+
+
+def test_draw_part_compares_the_bots_on_the_same_deals():
+    """--part draw: InferenceBot through the draws against MemoryAfterDrawBot, which gives
+    up exact inference at the first unseen draw (and so asks as MemoryBot from there)."""
+    from quartet_solver import kwartet as kw
+
+    m = _module()
+    rows = m.draw_table(4, 3, ("memory",), 1)
+    assert [(r["bot"], r["opponent"], r["games"]) for r in rows] == [
+        ("inference", "memory", 4), ("inference-memory-after-draw", "memory", 4)]
+    assert all(0 <= r["win_rate"] <= 1 and r["win_ci"][0] <= r["win_rate"] <= r["win_ci"][1] for r in rows)
+    game = kw.Game(kw.Deck.themed("classic"), 4, seed=1, rules=kw.Rules.preset("draw"))
+    exact, fallback = kw.InferenceBot(seed=1), m.MemoryAfterDrawBot(seed=1)
+    kw.play(game, [exact, fallback, kw.MemoryBot(seed=2), kw.MemoryBot(seed=3)])
+    assert exact.knowledge is not None and fallback.knowledge is None
