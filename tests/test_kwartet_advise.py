@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from quartet_solver import kwartet as kw
 from quartet_solver.errors import ArgumentError, IllegalActionError, InvalidStateError, NotationError, QuartetError
 from quartet_solver.kwartet import Asked, Deck, Game, Knowledge, Laid, PlanningBot, Revealed, Rules
+from test_kwartet_draw_inference import play_to_unseen_draw
 
 DECKS = {"classic": Deck.themed("classic"), "world": Deck.themed("world"), "AKQJ": Deck.standard("AKQJ"),
          "standard": Deck.standard()}
@@ -144,13 +145,8 @@ def test_advice_refuses_positions_it_cannot_take():
     with pytest.raises(InvalidStateError, match="has no cards"):
         bot.advise(k)
     # unseen draws
-    game = Game(Deck.themed("classic"), players=3, seed=1, rules=Rules.preset("draw"))
-    bots = [kw.NoviceBot(seed=p) for p in range(3)]
-    for p, b in enumerate(bots):
-        b.start(game, p)
-    while not any(isinstance(e, kw.Drew) and e.player != 0 for e in game.log):
-        action = bots[game.to_move].choose()
-        game.ask(action[1], action[2])
+    game = play_to_unseen_draw(Game(Deck.themed("classic"), players=3, seed=1, rules=Rules.preset("draw")),
+                               kw.NoviceBot, to_move=False)
     # without the rules, the record's unseen draw still tells: exact inference goes on,
     # and the advice is the inference bot's (the rollouts have no draws)
     k = Knowledge.from_log(game.deck, game.private_log(0), 0, game.initial_hands[0])
@@ -305,13 +301,7 @@ def test_advice_in_a_draw_pile_game_is_the_inference_bots_ask():
     """With a draw pile advise runs no rollouts: it names the ask the planner makes there,
     the inference bot's (through the other players' unseen draws), values = estimates."""
     for seed in range(3):
-        game = Game(Deck.themed("classic"), players=4, seed=seed, rules=Rules.preset("draw"))
-        bots = [kw.MemoryBot(seed=p) for p in range(4)]
-        for p, b in enumerate(bots):
-            b.start(game, p)
-        while not (game.to_move == 0 and any(isinstance(e, kw.Drew) and e.player != 0 for e in game.log)):
-            action = bots[game.to_move].choose()
-            game.ask(action[1], action[2])
+        game = play_to_unseen_draw(Game(Deck.themed("classic"), players=4, seed=seed, rules=Rules.preset("draw")))
         k = Knowledge.from_game(game, 0)
         d = PlanningBot(seed=seed).advise(k)
         assert d.rollouts == 0 and d.values == d.prior and set(d.errors) == {0.0}

@@ -12,6 +12,7 @@ from quartet_solver import kwartet as kw
 from quartet_solver.errors import InvalidStateError
 from quartet_solver.kwartet import Deck, Game, Rules
 from quartet_solver.kwartet.console import ConsolePlayer, GameLeft
+from test_kwartet_draw_inference import play_to_unseen_draw
 
 DECKS = {"classic": Deck.themed("classic"), "world": Deck.themed("world"), "AKQJ": Deck.standard("AKQJ"),
          "standard": Deck.standard()}
@@ -166,13 +167,7 @@ def test_reveal_where_there_is_no_middle():
 def test_hint_in_a_draw_pile_game_is_the_inference_choice():
     """With a draw pile the planner has no rollouts; the hint names the ask the inference
     bot rates likeliest, by the exact posterior through the others' unseen draws."""
-    game = Game(DECKS["classic"], players=4, seed=7, rules=kw.Rules.preset("draw"))
-    others = [kw.MemoryBot(seed=p) for p in range(4)]
-    for p, b in enumerate(others):
-        b.start(game, p)
-    while not (game.to_move == 0 and any(isinstance(e, kw.Drew) and e.player != 0 for e in game.log)):
-        action = others[game.to_move].choose()
-        game.ask(action[1], action[2])
+    game = play_to_unseen_draw(Game(DECKS["classic"], players=4, seed=7, rules=kw.Rules.preset("draw")))
     typed = iter(["hint", "quit"])
     shown: list[str] = []
     me = ConsolePlayer(seed=2, read=lambda prompt: next(typed), write=shown.append)

@@ -33,6 +33,19 @@ def _game(seed: int, deck: str, players: int, pile: int, bonus: bool, asks: int)
     return g
 
 
+def play_to_unseen_draw(game: Game, bot: type = MemoryBot, to_move: bool = True) -> Game:
+    """Play ``game`` with one ``bot`` a seat until another player than seat 0 has drawn
+    unseen (and, with ``to_move``, it is seat 0's turn)."""
+    bots = [bot(seed=p) for p in range(game.players)]
+    for p, b in enumerate(bots):
+        b.start(game, p)
+    while not ((game.to_move == 0 or not to_move)
+               and any(isinstance(e, Drew) and e.player != 0 for e in game.log)):
+        action = bots[game.to_move].choose()
+        game.ask(action[1], action[2])
+    return game
+
+
 def _deals_to_list(log, me: int, n_cards: int) -> int:
     """How many deals the brute force lists: the others' hands, the cards of the unseen
     draws in order, and the pile's rest as a set."""
@@ -222,7 +235,7 @@ def test_count_kernel_is_the_posteriors_total():
         g = _game(seed, "AKQJ", 4, 8, seed % 2 == 0, seed % 8)
         k = Knowledge.from_game(g, seed % 4)
         pr = k._origin_problem() if k._replay else k._problem()
-        n_loc = len(pr.holders) if k._replay else len(pr.locs)
+        n_loc = len(pr.holders)
         if not n_loc:
             continue
         args = (n_loc, pr.caps, 4, pr.ucount, pr.neg, *pr.cons)

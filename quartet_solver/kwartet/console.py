@@ -94,12 +94,8 @@ class ConsolePlayer(InferenceBot):
         self._write(f"cards in hand: {sizes}; quartets: {laid}{middle}")
 
     def _hint(self) -> None:
-        v = self._started()
-        if v.rules.draw_pile:
-            self._draw_pile_hint()
-            return
         if self.knowledge is None:
-            self._write("no hint: exact inference is unavailable in this game")
+            self._write("no hint: exact inference is out of reach in this game")
             return
         try:
             d = self.hinter.advise(self.knowledge)
@@ -107,36 +103,28 @@ class ConsolePlayer(InferenceBot):
             self._write(f"no hint: {exc}")
             return
         deck = self.knowledge.deck
-        probs = self.knowledge.probabilities()
-        for i, ((t, c), value, err) in enumerate(zip(d.candidates, d.values, d.errors)):
-            mark = ">" if i == d.chosen else " "
-            what = ("turn up a middle card" if (t, c) == REVEAL
-                    else f"P{t} for {deck.full_name(c)}: hit chance {probs[t, c]:.2f}")
-            self._write(f"{mark} {what}, value {value:.3f} +- {err:.3f}")
         t, c = d.candidates[d.chosen]
         what = "turn up a middle card" if (t, c) == REVEAL else f"ask P{t} for {deck.full_name(c)}"
+        if not d.rollouts:
+            # a draw pile: the planner's ask is the inference bot's, valued by its estimate
+            self._write("the planner does not roll out draw-pile games; it asks as the inference bot "
+                        "(exact posterior):")
+            order = [d.chosen] + [i for i in range(len(d.candidates)) if i != d.chosen][:2]
+            for i in order:
+                t2, c2 = d.candidates[i]
+                self._write(f"{'>' if i == d.chosen else ' '} P{t2} for {deck.full_name(c2)}: "
+                            f"estimated hit chance {d.prior[i]:.2f}")
+            self._write(f"hint: {what}")
+            return
+        probs = self.knowledge.probabilities()
+        for i, ((t2, c2), value, err) in enumerate(zip(d.candidates, d.values, d.errors)):
+            mark = ">" if i == d.chosen else " "
+            cand = ("turn up a middle card" if (t2, c2) == REVEAL
+                    else f"P{t2} for {deck.full_name(c2)}: hit chance {probs[t2, c2]:.2f}")
+            self._write(f"{mark} {cand}, value {value:.3f} +- {err:.3f}")
         deals = d.rollouts // len(d.candidates)
         self._write(f"hint: {what} (value: the planner's mean share of the win "
                     f"+ {self.hinter.quartet_weight:g} x its quartet share over {deals} played-out deals)")
-
-    def _draw_pile_hint(self) -> None:
-        """With a draw pile the planner asks as the inference bot (its rollouts have no
-        draws): the three likeliest hits, by the exact posterior through the unseen draws
-        (by memory where that is out of reach)."""
-        self._update()
-        scored = self._scores()
-        if not scored:
-            self._write("no hint: there is nobody to ask")
-            return
-        v = self._started()
-        held = [(v.hand >> (4 * q) & 0xF).bit_count() for q in range(v.deck.n_quartets)]
-        scored.sort(key=lambda x: (-round(x[0], 9), -held[x[2] // 4], x[1], x[2]))
-        how = "exact posterior" if self.knowledge is not None else "memory (exact inference is out of reach)"
-        self._write(f"the planner does not roll out draw-pile games; it asks as the inference bot ({how}):")
-        for i, (p, t, c) in enumerate(scored[:3]):
-            self._write(f"{'>' if i == 0 else ' '} P{t} for {v.deck.full_name(c)}: estimated hit chance {p:.2f}")
-        p, t, c = scored[0]
-        self._write(f"hint: ask P{t} for {v.deck.full_name(c)}")
 
     def _parse(self, line: str) -> Action | None:
         """The legal action a typed line names, or ``None`` after saying what is wrong."""

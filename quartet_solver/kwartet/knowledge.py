@@ -57,7 +57,7 @@ import random as _random
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -67,7 +67,7 @@ from ..deprecation import keyword_options
 from ..errors import IllegalActionError, InvalidStateError, SolverError
 from .decks import CardLike, Deck, QuartetLike
 from .game import Asked, Dealt, Drew, Event, Game, Laid, Revealed
-from .origins import Inconsistent, OriginProblem, origin_problem
+from .origins import Inconsistent, KernelProblem, origin_problem
 from .rules import Rules, check_count, check_players
 from .turns import Turns
 
@@ -84,31 +84,11 @@ MAX_SAMPLES = 1_000_000
 
 MAX_WORK = 400_000_000
 """After unseen draws: the most steps (states x quartets' count vectors x locations)
-one posterior may take, about a quarter of a second; beyond it the queries raise
+one posterior may take; beyond it the queries raise
 :class:`~quartet_solver.errors.SolverError`."""
 
 _UNKNOWN = -1
 _LAID = LAID
-
-
-class _Problem(NamedTuple):
-    """The compiled core's view of a posterior: the unknown locations (``locs``, in
-    the kernel's order), their open places, the unknown cards by quartet slot, and
-    the constraints (quartet, location index, slot mask, kind) as four arrays."""
-
-    locs: list[int]
-    caps: np.ndarray
-    ucount: np.ndarray
-    neg: np.ndarray
-    slot_card: np.ndarray
-    cons_q: np.ndarray
-    cons_loc: np.ndarray
-    cons_mask: np.ndarray
-    cons_kind: np.ndarray
-
-    @property
-    def cons(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        return (self.cons_q, self.cons_loc, self.cons_mask, self.cons_kind)
 
 
 class Knowledge:
@@ -218,6 +198,7 @@ class Knowledge:
         self._pending = [(p, q) for p in range(players) if p != me for q in range(self._nq)]
         self._laid_mask = 0
         self._replay = False  # from an opponent's unseen draw on: the posterior over origins
+        self._origins: KernelProblem | None = None  # its kernel input, from the last _solve
         self._version = 0
         self._cache: tuple[int, Any] | None = None
         self.events: list[Event] = []
@@ -475,7 +456,7 @@ class Knowledge:
                     if self._where[c] == _UNKNOWN:
                         self._neg[c] |= 1 << self._pile_loc
                 pr = self._problem()
-                free = not pr.locs or _core.kw_count(len(pr.locs), pr.caps, self._nq, pr.ucount, pr.neg,
+                free = not pr.holders or _core.kw_count(len(pr.holders), pr.caps, self._nq, pr.ucount, pr.neg,
                                                      *pr.cons) != (0, 0)
                 self._neg[:] = saved
                 if free:
@@ -646,7 +627,7 @@ class Knowledge:
             return self._pile_loc
         return self._seat(location, "location")
 
-    def _problem(self) -> _Problem:
+    def _problem(self) -> KernelProblem:
         """The kernel's input for the current events (see ``cext/kwartet.pxi``)."""
         nl = self.players + 1
         # constraints, with the pending no-complete checks materialised
@@ -712,7 +693,7 @@ class Knowledge:
             states *= int(x) + 1
         if states * (nq + 1) > 20_000_000:
             raise SolverError(f"posterior too large: {states} states x {nq + 1} quartets")
-        return _Problem(
+        return KernelProblem(
             locs, caps, ucount, neg, slot_card,
             np.array([x[0] for x in cons], dtype=np.int32),
             np.array([x[1] for x in cons], dtype=np.uint32),
@@ -720,7 +701,7 @@ class Knowledge:
             np.array([x[3] for x in cons], dtype=np.uint8),
         )
 
-    def _origin_problem(self, open_end: bool = False) -> OriginProblem:
+    def _origin_problem(self, open_end: bool = False) -> KernelProblem:
         """The kernel's input over the cards' origins (after an unseen draw); with
         ``open_end`` the lays that the last event may lead to are still to come."""
         hand, sizes, pile = self._dealt
@@ -745,7 +726,7 @@ class Knowledge:
                                          *pr.cons) == (0, 0):
             self._fail("no deal is consistent with the events")
 
-    def _check_states(self, pr: OriginProblem) -> None:
+    def _check_states(self, pr: KernelProblem) -> None:
         """Refuse a posterior over origins beyond :data:`MAX_WORK` steps of the kernel
         (states x count vectors of the quartets x locations)."""
         states = 1
@@ -768,9 +749,11 @@ class Knowledge:
             )
 
     def _solve_origins(self) -> tuple[int, np.ndarray, np.ndarray]:
-        """(total, num_hi, num_lo) over the current places, summed from the origins."""
+        """(total, num_hi, num_lo) over the current places, summed from the origins
+        (the problem is kept for :meth:`sample`)."""
         pr = self._origin_problem()
         self._check_states(pr)
+        self._origins = pr
         nl = self.players + 1
         hi = np.zeros((nl, self._n), dtype=np.uint64)
         lo = np.zeros((nl, self._n), dtype=np.uint64)
@@ -807,12 +790,12 @@ class Knowledge:
         pr = self._problem()
         nl = self.players + 1
         nq = self._nq
-        if not pr.locs:
+        if not pr.holders:
             th, tl = 0, 1  # nothing unknown: exactly one deal
             nh = np.zeros((0, nq, 4), dtype=np.uint64)
             nlo = nh
         else:
-            th, tl, nh, nlo = _core.kw_posterior(len(pr.locs), pr.caps, nq, pr.ucount, pr.neg, *pr.cons)
+            th, tl, nh, nlo = _core.kw_posterior(len(pr.holders), pr.caps, nq, pr.ucount, pr.neg, *pr.cons)
         total = (th << 64) | tl
         if total == 0:
             self._fail("no deal is consistent with the events")
@@ -821,7 +804,7 @@ class Knowledge:
         lo = np.zeros((nl, self._n), dtype=np.uint64)
         mask_valid = pr.slot_card >= 0
         cards_flat = pr.slot_card[mask_valid]
-        for i, loc in enumerate(pr.locs):
+        for i, loc in enumerate(pr.holders):
             hi[loc, cards_flat] = nh[i][mask_valid]
             lo[loc, cards_flat] = nlo[i][mask_valid]
         result = (total, hi, lo)
@@ -863,8 +846,9 @@ class Knowledge:
         stream = _random.Random(seed).getrandbits(64)
         out = np.repeat(base[None, :], count, axis=0)
         if self._replay:
-            self._solve()  # checks the events and the size of the posterior
-            op = self._origin_problem()
+            self._solve()  # checks the events and the size of the posterior, and keeps the problem
+            op = self._origins
+            assert op is not None
             if not op.holders or count == 0:
                 return out
             slots = _core.kw_sample(len(op.holders), op.caps, self._nq, op.ucount, op.neg, *op.cons, count, stream)
@@ -876,15 +860,15 @@ class Knowledge:
                         out[:, c] = holders[slots[:, q, j]]
             return out
         pr = self._problem()
-        if not pr.locs or count == 0:
-            if not pr.locs:
+        if not pr.holders or count == 0:
+            if not pr.holders:
                 self._solve()  # checks that the one deal left is consistent
             return out
         try:
-            slots = _core.kw_sample(len(pr.locs), pr.caps, self._nq, pr.ucount, pr.neg, *pr.cons, count, stream)
+            slots = _core.kw_sample(len(pr.holders), pr.caps, self._nq, pr.ucount, pr.neg, *pr.cons, count, stream)
         except ValueError:
             self._fail("no deal is consistent with the events")
-        locmap = np.array([PILE if loc == self._pile_loc else loc for loc in pr.locs], dtype=np.int8)
+        locmap = np.array([PILE if loc == self._pile_loc else loc for loc in pr.holders], dtype=np.int8)
         qs, ks = np.nonzero(pr.slot_card >= 0)
         out[:, pr.slot_card[qs, ks]] = locmap[slots[:, qs, ks]]
         return out

@@ -41,7 +41,7 @@ import numpy as np
 
 from .game import Asked, Drew, Event, Laid, Revealed
 
-__all__ = ["MAX_LOCATIONS", "OriginProblem", "Inconsistent", "origin_problem"]
+__all__ = ["MAX_LOCATIONS", "KernelProblem", "Inconsistent", "origin_problem"]
 
 MAX_LOCATIONS = 16
 """The compiled core's most locations: the other seats, the pile and the unseen draws."""
@@ -54,10 +54,12 @@ class Inconsistent(Exception):
     """The record contradicts itself or the observer's hand (the message says how)."""
 
 
-class OriginProblem(NamedTuple):
-    """The compiled core's input for origins: ``holders[i]`` is where the cards of
-    kernel location ``i`` are now (a seat, or ``players`` for the pile);
-    ``cons_locs`` are bitmasks of kernel locations."""
+class KernelProblem(NamedTuple):
+    """The compiled core's view of a posterior: its locations in the kernel's order
+    (``holders[i]`` is where the cards of kernel location ``i`` are now: a seat, or
+    ``players`` for the pile), their open places, the unknown cards by quartet slot,
+    and the constraints (quartet, bitmask of kernel locations, slot mask, kind) as
+    four arrays.  Without unseen draws a location is a hand or the pile itself."""
 
     holders: list[int]
     caps: np.ndarray
@@ -84,7 +86,7 @@ def origin_problem(
     events: Sequence[Event],
     name: Callable[[int], str] = str,
     open_end: bool = False,
-) -> OriginProblem:
+) -> KernelProblem:
     """Replay ``events`` (after the deal) as player ``me`` saw them, dealt ``hand``
     (a mask) with hand sizes ``sizes`` and ``pile`` cards in the draw pile, and
     build the origin posterior's kernel input.  ``name(card)`` words the errors.
@@ -279,7 +281,7 @@ def origin_problem(
                     smask |= 1 << slot_of[c]
             cons.append((q, ks, smask, kind))
     cons.sort()
-    return OriginProblem(
+    return KernelProblem(
         [pile_o if o == pile_o else o if o < players else drawer[o - players - 1] for o in locs],
         np.array([caps_o[o] for o in locs], dtype=np.int32),
         ucount,

@@ -16,10 +16,14 @@ def _complete(hand: int, nq: int) -> set[int]:
     return {q for q in range(nq) if hand >> (4 * q) & 0xF == 0xF}
 
 
-def replay_ok(hands: list[int], pile: int, log, nq: int) -> tuple[list[int], int] | None:
-    """Replay ``log`` (after its Dealt event) on a deal; the final hands/pile or None."""
+def replay_ok(hands: list[int], pile: int, log, nq: int, draws: list[int] | None = None
+              ) -> tuple[list[int], int] | None:
+    """Replay ``log`` (after its Dealt event) on a deal; the final hands/pile or None.
+    In a draw-pile game ``draws`` are the cards the pile yields, in order (``pile``,
+    the rest, is never drawn)."""
     hands = list(hands)
     events = list(log[1:])
+    nxt = 0
     i = 0
     # immediate lays after the deal
     initial_lays = set()
@@ -54,6 +58,14 @@ def replay_ok(hands: list[int], pile: int, log, nq: int) -> tuple[list[int], int
             hands[e.player] |= 1 << e.card
             q = e.card // 4
             receiver = e.player
+        elif isinstance(e, Drew) and draws is not None:
+            got = draws[nxt]
+            nxt += 1
+            if e.card is not None and e.card != got:
+                return None
+            hands[e.player] |= 1 << got
+            q = got // 4
+            receiver = e.player
         elif isinstance(e, Laid):
             return None  # lays only follow a completion (handled below)
         else:
@@ -65,6 +77,7 @@ def replay_ok(hands: list[int], pile: int, log, nq: int) -> tuple[list[int], int
         if complete:
             hands[receiver] &= ~(0xF << (4 * q))
             i += 1
+    assert draws is None or nxt == len(draws)
     return hands, pile
 
 
@@ -133,6 +146,18 @@ def brute_probabilities(n_cards: int, log, me: int, my_hand: int):
     return total, {k: Fraction(v, total) for k, v in counts.items()} if total else {}
 
 
+def _places_now(hands: list[int], pile: int, n_cards: int) -> tuple[int, ...]:
+    """Each card's location: seat, -1 for the pile, -2 for a laid card."""
+    where = [-2] * n_cards
+    for c in range(n_cards):
+        if pile >> c & 1:
+            where[c] = -1
+        for p, hand in enumerate(hands):
+            if hand >> c & 1:
+                where[c] = p
+    return tuple(where)
+
+
 def brute_deals(n_cards: int, log, me: int, my_hand: int) -> list[tuple[int, ...]]:
     """Every deal consistent with the log, as the tuple of each card's location now
     (seat, -1 for the pile, -2 for a laid card), in enumeration order."""
@@ -157,70 +182,8 @@ def brute_deals(n_cards: int, log, me: int, my_hand: int) -> list[tuple[int, ...
         res = replay_ok(hands, pile, log, nq)
         if res is None:
             continue
-        fh, fp = res
-        where = [-2] * n_cards
-        for p in range(players):
-            for c in range(n_cards):
-                if fh[p] >> c & 1:
-                    where[c] = p
-        for c in range(n_cards):
-            if fp >> c & 1:
-                where[c] = -1
-        out.append(tuple(where))
+        out.append(_places_now(*res, n_cards))
     return out
-
-
-def replay_draws_ok(hands: list[int], draws: list[int], pile: int, log, nq: int) -> tuple[list[int], int] | None:
-    """Replay a draw-pile game's ``log`` on a deal whose pile yields the cards
-    ``draws`` in this order (the rest, ``pile``, is never drawn); the final hands
-    and the cards left in the pile, or None when the log does not come out."""
-    hands = list(hands)
-    events = list(log[1:])
-    nxt = 0
-    i = 0
-    initial_lays = set()
-    while i < len(events) and isinstance(events[i], Laid):
-        initial_lays.add((events[i].player, events[i].quartet))
-        i += 1
-    expect = {(p, q) for p in range(len(hands)) for q in _complete(hands[p], nq)}
-    if expect != initial_lays:
-        return None
-    for p, q in initial_lays:
-        hands[p] &= ~(0xF << (4 * q))
-    while i < len(events):
-        e = events[i]
-        i += 1
-        if isinstance(e, Asked):
-            a, t = e.asker, e.target
-            if not hands[a] >> (4 * (e.card // 4)) & 0xF or hands[a] >> e.card & 1:
-                return None
-            has = bool(hands[t] >> e.card & 1)
-            if has != e.hit:
-                return None
-            if not has:
-                continue
-            hands[t] &= ~(1 << e.card)
-            hands[a] |= 1 << e.card
-            receiver, got = a, e.card
-        elif isinstance(e, Drew):
-            got = draws[nxt]
-            nxt += 1
-            if e.card is not None and e.card != got:
-                return None
-            hands[e.player] |= 1 << got
-            receiver = e.player
-        else:
-            return None  # lays only follow a completion; no reveals with a draw pile
-        q = got // 4
-        complete = hands[receiver] >> (4 * q) & 0xF == 0xF
-        laid_next = i < len(events) and isinstance(events[i], Laid) and events[i] == Laid(receiver, q)
-        if complete != laid_next:
-            return None
-        if complete:
-            hands[receiver] &= ~(0xF << (4 * q))
-            i += 1
-    assert nxt == len(draws)
-    return hands, pile
 
 
 def brute_draw_deals(n_cards: int, log, me: int, my_hand: int) -> list[tuple[int, ...]]:
@@ -263,17 +226,8 @@ def brute_draw_deals(n_cards: int, log, me: int, my_hand: int) -> list[tuple[int
                 seq[loc[1]] = c
             else:
                 hands[loc] |= 1 << c
-        res = replay_draws_ok(hands, seq, pile, log, nq)
+        res = replay_ok(hands, pile, log, nq, seq)
         if res is None:
             continue
-        fh, fp = res
-        where = [-2] * n_cards
-        for p in range(players):
-            for c in range(n_cards):
-                if fh[p] >> c & 1:
-                    where[c] = p
-        for c in range(n_cards):
-            if fp >> c & 1:
-                where[c] = -1
-        out.append(tuple(where))
+        out.append(_places_now(*res, n_cards))
     return out
